@@ -1,0 +1,196 @@
+-- fixlab results store: the DuckDB schema (data/fixlab.duckdb).
+--
+-- The database is a cache: `fixlab ingest` rebuilds it from what is committed in data/
+-- (run folders, releases.csv, reference/). Nothing here is the source of truth, so the
+-- schema can change freely as long as ingest and this file change together.
+--
+-- Keys: a run is identified by run_key = '<campaign>/<run_id>'. run_id alone is only unique
+-- inside one campaign (the runner names runs 'scenario.mode.product.configuration.rN').
+-- Units: every *_ns column is integer nanoseconds; timestamps are UTC (TIMESTAMP, no zone).
+-- Sample tables carry no primary/foreign key on purpose: index maintenance on millions of
+-- rows would dominate ingest time, and ingest already guarantees integrity (one run = one
+-- transaction, validated before insert).
+
+-- A release of a product and the campaign that measured it (from data/releases.csv).
+CREATE TABLE IF NOT EXISTS releases (
+    product      VARCHAR NOT NULL,            -- 'fixlab' for our own releases
+    version      VARCHAR NOT NULL,            -- e.g. '0.1.0'
+    commit       VARCHAR NOT NULL,            -- git commit the release was built from
+    released_on  DATE    NOT NULL,
+    campaign     VARCHAR,                     -- data/runs/<campaign> measuring it, or NULL
+    PRIMARY KEY (product, version)
+);
+
+-- One row per campaign: the runs of one runner invocation on one hardware setup.
+-- Derived from `runs` at ingest; kept as a table so the portal can list campaigns cheaply.
+CREATE TABLE IF NOT EXISTS campaigns (
+    campaign             VARCHAR PRIMARY KEY,
+    started_at           TIMESTAMP NOT NULL,  -- earliest run start
+    finished_at          TIMESTAMP NOT NULL,  -- latest run finish
+    run_count            INTEGER   NOT NULL,
+    topology             VARCHAR   NOT NULL,  -- 'loopback' | 'two-host' | 'mixed'
+    hardware_fingerprint VARCHAR   NOT NULL   -- see runs.hardware_fingerprint; 'mixed' if runs differ
+);
+
+-- One row per run: the manifest flattened, plus the manifest itself.
+CREATE TABLE IF NOT EXISTS runs (
+    run_key               VARCHAR PRIMARY KEY,   -- '<campaign>/<run_id>'
+    campaign              VARCHAR   NOT NULL,
+    run_id                VARCHAR   NOT NULL,
+    schema_version        INTEGER   NOT NULL,    -- data contract version of the manifest
+    kind                  VARCHAR   NOT NULL,    -- 'latency' (latency_samples) | 'throughput' (throughput_points)
+    started_at            TIMESTAMP NOT NULL,
+    finished_at           TIMESTAMP NOT NULL,
+    product               VARCHAR   NOT NULL,    -- 'fixlab' | 'quickfixj' | 'raw-socket'
+    product_version       VARCHAR   NOT NULL,
+    product_commit        VARCHAR   NOT NULL,
+    scenario              VARCHAR   NOT NULL,    -- 'rtt-echo', 'throughput', 'internal-send', ...
+    repetition            INTEGER   NOT NULL,    -- 1-based
+    repetitions           INTEGER   NOT NULL,
+    configuration         VARCHAR   NOT NULL,    -- free name: 'balanced', 'optimized', ...
+    nagle                 BOOLEAN   NOT NULL,
+    affinity              BOOLEAN   NOT NULL,
+    validate_checksum     BOOLEAN   NOT NULL,
+    validate_garbled      BOOLEAN   NOT NULL,
+    validate_dictionary   BOOLEAN   NOT NULL,
+    storage               VARCHAR   NOT NULL,    -- 'memory' | 'file' | 'mmap' | ...
+    queue                 VARCHAR   NOT NULL,
+    idle_strategy         VARCHAR   NOT NULL,
+    socket_send_buffer    BIGINT    NOT NULL,    -- bytes
+    socket_receive_buffer BIGINT    NOT NULL,    -- bytes
+    workload_mode         VARCHAR   NOT NULL,    -- 'paced' | 'closed-loop' | 'stream' | ...
+    messages              BIGINT    NOT NULL,    -- measured messages (after warm-up)
+    warmup_messages       BIGINT    NOT NULL,
+    rate                  BIGINT,                -- msg/s for paced runs, NULL otherwise
+    message_type          VARCHAR   NOT NULL,    -- FIX MsgType, e.g. 'D'
+    message_bytes         INTEGER   NOT NULL,
+    fix_version           VARCHAR   NOT NULL,    -- 'FIX.4.2' | 'FIX.4.4'
+    topology              VARCHAR   NOT NULL,    -- 'loopback' | 'two-host'
+    -- What `diff` compares to decide whether two runs are comparable: topology plus, per
+    -- host role, CPU model, sockets, cores, threads, RAM and kernel. Human-readable on
+    -- purpose, so a refusal can show what differs.
+    hardware_fingerprint  VARCHAR   NOT NULL,
+    samples_file          VARCHAR   NOT NULL,    -- Parquet file, relative to data/runs/<campaign>/<run_id>/
+    reproduce             VARCHAR[] NOT NULL,    -- exact commands that produced the run
+    results               JSON      NOT NULL,    -- the runner's own summary (checked, not trusted)
+    manifest              JSON      NOT NULL,    -- the whole manifest.json as committed
+    ingested_at           TIMESTAMP NOT NULL
+);
+
+-- Hardware of every host of a run, as the runner collected it.
+CREATE TABLE IF NOT EXISTS hosts (
+    run_key     VARCHAR NOT NULL,
+    role        VARCHAR NOT NULL,   -- 'server' | 'client'
+    hostname    VARCHAR NOT NULL,
+    cpu_model   VARCHAR NOT NULL,
+    sockets     INTEGER NOT NULL,
+    cores       INTEGER NOT NULL,
+    threads     INTEGER NOT NULL,
+    ram_bytes   BIGINT  NOT NULL,
+    kernel      VARCHAR NOT NULL,
+    os          VARCHAR NOT NULL,
+    nic         VARCHAR NOT NULL,
+    jdk_vendor  VARCHAR NOT NULL,
+    jdk_version VARCHAR NOT NULL,
+    jvm_args    VARCHAR[] NOT NULL,
+    PRIMARY KEY (run_key, role)
+);
+
+-- Every measured message of a latency run (latency.csv), in file order.
+CREATE TABLE IF NOT EXISTS latency_samples (
+    run_key                  VARCHAR NOT NULL,
+    seq                      BIGINT  NOT NULL,
+    send_ns                  BIGINT  NOT NULL,  -- actual send time, relative to run start
+    latency_ns               BIGINT  NOT NULL,  -- from the actual send
+    latency_from_intended_ns BIGINT  NOT NULL   -- from the intended send (coordinated-omission corrected)
+);
+
+-- Cumulative progress points of a throughput run (throughput.csv), in file order.
+CREATE TABLE IF NOT EXISTS throughput_points (
+    run_key    VARCHAR NOT NULL,
+    elapsed_ns BIGINT  NOT NULL,
+    messages   BIGINT  NOT NULL   -- messages received up to elapsed_ns
+);
+
+-- Published figures of other vendors' reports (data/reference/*.csv). Summary-only and
+-- never joined into our own statistics: they were measured by someone else, elsewhere.
+CREATE TABLE IF NOT EXISTS reference_results (
+    source        VARCHAR NOT NULL,  -- the seed report the figure was transcribed from
+    product       VARCHAR NOT NULL,  -- e.g. 'FIX Antenna Java'
+    version       VARCHAR NOT NULL,
+    hardware      VARCHAR NOT NULL,  -- as the report describes it
+    configuration VARCHAR NOT NULL,  -- the report's own name, e.g. 'Optimized'
+    scenario      VARCHAR NOT NULL,  -- our scenario id closest to what the report measured
+    statistic     VARCHAR NOT NULL,  -- 'min','max','mean','stddev','p50','p95','p99', 'messages_per_second', ...
+    value         DOUBLE  NOT NULL,
+    unit          VARCHAR NOT NULL,  -- 'us' (microseconds, as published) | 'msg/s' | 'ms'
+    note          VARCHAR            -- anything needed to read the figure honestly
+);
+
+-- Per-run latency statistics, one row per run and metric:
+--   metric 'latency'               from latency_ns (from the actual send)
+--   metric 'latency_from_intended' from latency_from_intended_ns (coordinated-omission corrected)
+-- Percentiles are nearest-rank (quantile_disc): the smallest sample with at least p% of
+-- samples at or below it, the definition HdrHistogram's getValueAtPercentile uses.
+-- stddev is the population standard deviation, as HdrHistogram reports it.
+CREATE OR REPLACE VIEW run_stats AS
+WITH per_run AS (
+    SELECT run_key, 'latency' AS metric, count(*) AS count,
+           min(latency_ns) AS min_ns, max(latency_ns) AS max_ns,
+           avg(latency_ns) AS mean_ns, stddev_pop(latency_ns) AS stddev_ns,
+           quantile_disc(latency_ns, [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999]) AS q
+    FROM latency_samples GROUP BY run_key
+    UNION ALL
+    SELECT run_key, 'latency_from_intended', count(*),
+           min(latency_from_intended_ns), max(latency_from_intended_ns),
+           avg(latency_from_intended_ns), stddev_pop(latency_from_intended_ns),
+           quantile_disc(latency_from_intended_ns, [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999])
+    FROM latency_samples GROUP BY run_key
+)
+SELECT r.run_key, r.campaign, r.run_id, r.product, r.product_version, r.scenario,
+       r.workload_mode, r.configuration, r.repetition, r.hardware_fingerprint,
+       s.metric, s.count, s.min_ns, s.max_ns, s.mean_ns, s.stddev_ns,
+       s.q[1] AS p50_ns, s.q[2] AS p90_ns, s.q[3] AS p95_ns,
+       s.q[4] AS p99_ns, s.q[5] AS p999_ns, s.q[6] AS p9999_ns
+FROM per_run s JOIN runs r USING (run_key);
+
+-- Per-run throughput: the last progress point over its elapsed time.
+CREATE OR REPLACE VIEW throughput_stats AS
+SELECT r.run_key, r.campaign, r.run_id, r.product, r.product_version, r.scenario,
+       r.workload_mode, r.configuration, r.repetition, r.hardware_fingerprint,
+       count(*) AS points,
+       arg_max(t.messages, t.elapsed_ns) AS messages,
+       max(t.elapsed_ns) AS elapsed_ns,
+       arg_max(t.messages, t.elapsed_ns) * 1e9 / max(t.elapsed_ns) AS messages_per_second,
+       max(t.elapsed_ns) / arg_max(t.messages, t.elapsed_ns) AS ns_per_message
+FROM throughput_points t JOIN runs r USING (run_key)
+GROUP BY ALL;
+
+-- Every per-run statistic in long form (statistic, value): what config_stats and diff
+-- aggregate. Latency statistics are in ns; 'messages_per_second' in msg/s.
+CREATE OR REPLACE VIEW run_stat_values AS
+SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
+       repetition, hardware_fingerprint, metric, statistic, value
+FROM (UNPIVOT (SELECT * EXCLUDE (run_id) FROM run_stats)
+      ON count, min_ns, max_ns, mean_ns, stddev_ns, p50_ns, p90_ns, p95_ns, p99_ns, p999_ns, p9999_ns
+      INTO NAME statistic VALUE value)
+UNION ALL
+SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
+       repetition, hardware_fingerprint, 'throughput', 'messages_per_second', messages_per_second
+FROM throughput_stats;
+
+-- One configuration (campaign x product x version x scenario x mode x configuration)
+-- across its repetitions: the median of the per-run figures and their spread.
+-- spread_pct = (max - min) / median * 100, the figure to eyeball for noisy machines.
+CREATE OR REPLACE VIEW config_stats AS
+SELECT campaign, product, product_version, scenario, workload_mode, configuration,
+       hardware_fingerprint, metric, statistic,
+       count(*)               AS repetitions,
+       median(value)          AS median,
+       avg(value)             AS mean,
+       min(value)             AS min,
+       max(value)             AS max,
+       stddev_samp(value)     AS stddev,
+       (max(value) - min(value)) / nullif(median(value), 0) * 100 AS spread_pct
+FROM run_stat_values
+GROUP BY ALL;
