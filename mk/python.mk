@@ -1,0 +1,27 @@
+# Python part of the build: the virtualenv shared by pipelines and site, pipeline tests,
+# and the DuckDB results database rebuilt from what is committed in data/.
+# Included by the root Makefile, which defines ROOT and SHARED.
+
+PYTHON ?= python3.11
+VENV := $(ROOT)/.venv
+VENV_PY := $(VENV)/bin/python
+FIXLAB := $(VENV)/bin/fixlab
+DATA_DB := $(ROOT)/data/fixlab.duckdb
+
+.PHONY: venv test-python data
+
+venv: $(VENV)/.installed
+
+# Re-installed whenever the one place that pins every Python dependency changes.
+$(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
+	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet -e '$(ROOT)/pipelines[dev]'
+	touch $@
+
+test-python: $(VENV)/.installed
+	cd $(ROOT)/pipelines && $(VENV)/bin/ruff check .
+	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q
+
+# The database is a cache of data/: runs, releases.csv and reference/ are the source.
+data: $(VENV)/.installed
+	$(FIXLAB) ingest --db $(DATA_DB) --rebuild $(ROOT)/data/runs

@@ -1,0 +1,1 @@
+"""fixlab results pipelines."""

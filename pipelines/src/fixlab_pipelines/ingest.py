@@ -1,0 +1,145 @@
+"""Ingest: validate run folders and load each into the database in one transaction.
+
+A run is all or nothing: its manifest, samples and histogram are checked, its Parquet is
+written and verified, and its rows are inserted inside one transaction; any failure rolls
+the database back and leaves the folder as it was. A run already in the database with the
+same manifest is skipped, so ingesting twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from .errors import UsageError, ValidationError
+from .manifest import Manifest, load_manifest
+from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv, stage_parquet
+from .storage import csv_path, parquet_path, sha256_of, verify_lossless, write_parquet
+
+
+@dataclass(frozen=True)
+class Outcome:
+    run_dir: Path
+    status: str  # 'ingested' | 'unchanged' | 'refused'
+    message: str = ""
+
+
+def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
+    """Run folders named directly, or found below campaign/runs folders."""
+    found: list[Path] = []
+    for path in paths:
+        if (path / "manifest.json").is_file():
+            found.append(path)
+        elif path.is_dir():
+            found.extend(sorted(p.parent for p in path.rglob("manifest.json")))
+        else:
+            raise UsageError(f"{path}: no such run, campaign or runs folder")
+    return found
+
+
+def ingest_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[Path], keep_csv: bool = False) -> list[Outcome]:
+    outcomes = []
+    for run_dir in find_run_dirs(paths):
+        try:
+            outcomes.append(Outcome(run_dir, ingest_run(con, run_dir, keep_csv)))
+        except ValidationError as e:
+            outcomes.append(Outcome(run_dir, "refused", str(e)))
+    return outcomes
+
+
+def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = False) -> str:
+    manifest = load_manifest(run_dir / "manifest.json")
+    existing = con.execute("SELECT manifest FROM runs WHERE run_key = ?", [manifest.run_key]).fetchone()
+    if existing:
+        if json.loads(existing[0]) == manifest.data:
+            return "unchanged"
+        raise manifest.fail((), "already-ingested",
+                            f"run {manifest.run_key} is in the database with a different manifest; "
+                            "runs are immutable: rebuild the database with `fixlab ingest --rebuild`")
+    kind = KINDS[manifest.kind]
+    csv, parquet = csv_path(run_dir, kind), parquet_path(run_dir, kind)
+    fresh = parquet.with_name(parquet.name + ".tmp") if csv.exists() else None
+    con.begin()
+    try:
+        if fresh is not None:
+            stage_csv(con, csv, kind)
+            count = check_rows(con, csv, kind, manifest)
+            write_parquet(con, fresh, sha256_of(csv))
+            try:
+                verify_lossless(con, fresh, csv)
+            except ValidationError as e:
+                raise diagnose_csv(csv, kind) or e from None
+        elif parquet.exists():
+            stage_parquet(con, parquet, kind)
+            count = check_rows(con, parquet, kind, manifest)
+            verify_lossless(con, parquet)
+        else:
+            raise ValidationError(csv, 0, "samples-missing", f"neither {csv.name} nor {parquet.name} is there")
+        if kind is LATENCY:
+            check_hgrm(run_dir / "latency.hgrm", count)
+        _insert_run(con, manifest, parquet.name)
+        con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
+        con.execute(f"DROP TABLE {STAGE}")
+        _refresh_campaign(con, manifest.data["campaign"])
+        con.commit()
+    except BaseException:
+        con.rollback()
+        if fresh is not None:
+            fresh.unlink(missing_ok=True)
+        raise
+    if fresh is not None:
+        os.replace(fresh, parquet)
+        if not keep_csv:
+            csv.unlink()
+    return "ingested"
+
+
+def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) -> None:
+    d = m.data
+    c, w = d["configuration"], d["workload"]
+    row = {
+        "run_key": m.run_key, "campaign": d["campaign"], "run_id": d["run_id"],
+        "schema_version": d["schema_version"], "kind": m.kind,
+        "started_at": m.started_at(), "finished_at": m.finished_at(),
+        "product": d["product"]["name"], "product_version": d["product"]["version"],
+        "product_commit": d["product"]["commit"], "scenario": d["scenario"],
+        "repetition": d["repetition"], "repetitions": d["repetitions"],
+        "configuration": c["name"], "nagle": c["nagle"], "affinity": c["affinity"],
+        "validate_checksum": c["validation"]["checksum"], "validate_garbled": c["validation"]["garbled"],
+        "validate_dictionary": c["validation"]["dictionary"], "storage": c["storage"],
+        "queue": c["queue"], "idle_strategy": c["idle_strategy"],
+        "socket_send_buffer": c["socket_buffers"]["send"],
+        "socket_receive_buffer": c["socket_buffers"]["receive"],
+        "workload_mode": w["mode"], "messages": w["messages"], "warmup_messages": w["warmup_messages"],
+        "rate": w["rate"], "message_type": w["message_type"], "message_bytes": w["bytes"],
+        "fix_version": w["fix_version"], "topology": d["topology"]["kind"],
+        "hardware_fingerprint": m.hardware_fingerprint(), "samples_file": samples_file,
+        "reproduce": d["reproduce"]["commands"], "results": json.dumps(d["results"]),
+        "manifest": json.dumps(d),
+    }
+    names = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    con.execute(f"INSERT INTO runs ({names}, ingested_at) VALUES ({marks}, now()::TIMESTAMP)", list(row.values()))
+    host_keys = ("role", "hostname", "cpu_model", "sockets", "cores", "threads", "ram_bytes",
+                 "kernel", "os", "nic", "jdk_vendor", "jdk_version", "jvm_args")
+    con.executemany(
+        f"INSERT INTO hosts (run_key, {', '.join(host_keys)}) VALUES (?{', ?' * len(host_keys)})",
+        [[m.run_key, *(h[k] for k in host_keys)] for h in d["hardware"]["hosts"]],
+    )
+
+
+def _refresh_campaign(con: duckdb.DuckDBPyConnection, campaign: str) -> None:
+    con.execute(
+        """INSERT OR REPLACE INTO campaigns
+           SELECT campaign, min(started_at), max(finished_at), count(*),
+                  CASE WHEN count(DISTINCT topology) = 1 THEN any_value(topology) ELSE 'mixed' END,
+                  CASE WHEN count(DISTINCT hardware_fingerprint) = 1 THEN any_value(hardware_fingerprint)
+                       ELSE 'mixed' END
+           FROM runs WHERE campaign = ? GROUP BY campaign""",
+        [campaign],
+    )

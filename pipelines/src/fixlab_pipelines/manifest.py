@@ -1,0 +1,246 @@
+"""Validation of a run's manifest.json (data contract v1) into a typed Manifest.
+
+The runner writes the manifest; we trust nothing in it until each field has the type the
+contract gives it. Extra keys are allowed (a runner may record more settings than v1
+names); missing or mistyped ones refuse the run. Line numbers are found by locating the
+offending key in the file's text, since the json module does not keep positions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import ValidationError
+
+SCHEMA_VERSION = 1
+SCENARIOS = {
+    "rtt-echo", "throughput", "internal-send", "internal-receive",
+    "internal-receive-send", "internal-send-receive", "conversion-42-44",
+}
+TOPOLOGIES = {"loopback", "two-host"}
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # ids that become folder names and keys
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _nonneg_int(v: Any) -> bool:
+    return _int(v) and v >= 0
+
+
+def _pos_int(v: Any) -> bool:
+    return _int(v) and v > 0
+
+
+def _number(v: Any) -> bool:
+    return (isinstance(v, int | float) and not isinstance(v, bool)) and v >= 0
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str) and v.strip() != ""
+
+
+def _name(v: Any) -> bool:
+    return isinstance(v, str) and NAME.match(v) is not None
+
+
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _timestamp(v: Any) -> bool:
+    return isinstance(v, str) and _parse_time(v) is not None
+
+
+def _str_list(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _optional_pos_int(v: Any) -> bool:
+    return v is None or _pos_int(v)
+
+
+CHECK_NAMES = {
+    _int: "an integer", _nonneg_int: "a non-negative integer", _pos_int: "a positive integer",
+    _number: "a non-negative number", _str: "a non-empty string",
+    _name: "a name of letters, digits, '.', '_' or '-'", _bool: "true or false",
+    _timestamp: "an ISO 8601 UTC timestamp like 2026-11-20T23:30:00.123Z",
+    _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
+}
+
+HOST_SPEC = {
+    "role": _name, "hostname": _str, "cpu_model": _str, "sockets": _pos_int, "cores": _pos_int,
+    "threads": _pos_int, "ram_bytes": _pos_int, "kernel": _str, "os": _str, "nic": _str,
+    "jdk_vendor": _str, "jdk_version": _str, "jvm_args": _str_list,
+}
+
+SPEC: dict[str, Any] = {
+    "schema_version": _int,
+    "run_id": _name,
+    "campaign": _name,
+    "started_at": _timestamp,
+    "finished_at": _timestamp,
+    "product": {"name": _name, "version": _str, "commit": _str},
+    "scenario": _str,
+    "repetition": _pos_int,
+    "repetitions": _pos_int,
+    "configuration": {
+        "name": _name, "nagle": _bool, "affinity": _bool,
+        "validation": {"checksum": _bool, "garbled": _bool, "dictionary": _bool},
+        "storage": _str, "queue": _str, "idle_strategy": _str,
+        "socket_buffers": {"send": _nonneg_int, "receive": _nonneg_int},
+    },
+    "workload": {
+        "mode": _name, "messages": _pos_int, "warmup_messages": _nonneg_int,
+        "rate": _optional_pos_int, "message_type": _str, "bytes": _pos_int, "fix_version": _str,
+    },
+    "topology": {"kind": _str, "hosts": [{"role": _name, "hostname": _str, "address": _str}]},
+    "hardware": {"hosts": [HOST_SPEC]},
+    "reproduce": {"commands": _str_list},
+    "results": {},  # checked against the samples, per kind, in samples.py
+}
+
+LATENCY_RESULTS = {"samples": _nonneg_int, "min_ns": _nonneg_int, "max_ns": _nonneg_int,
+                   "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int}
+THROUGHPUT_RESULTS = {"messages": _nonneg_int, "messages_per_second": _number}
+
+
+def _parse_time(text: str) -> datetime | None:
+    if not text.endswith("Z"):
+        return None
+    try:
+        return datetime.fromisoformat(text[:-1] + "+00:00").astimezone(UTC).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    data: dict[str, Any]
+    text: str
+
+    @property
+    def run_key(self) -> str:
+        return f"{self.data['campaign']}/{self.data['run_id']}"
+
+    @property
+    def kind(self) -> str:
+        return "throughput" if self.data["scenario"] == "throughput" else "latency"
+
+    @property
+    def samples_csv(self) -> str:
+        return f"{self.kind}.csv"
+
+    def started_at(self) -> datetime:
+        return _parse_time(self.data["started_at"])  # type: ignore[return-value]
+
+    def finished_at(self) -> datetime:
+        return _parse_time(self.data["finished_at"])  # type: ignore[return-value]
+
+    def hardware_fingerprint(self) -> str:
+        """What must match for two runs to be compared (see runs.hardware_fingerprint)."""
+        hosts = sorted(self.data["hardware"]["hosts"], key=lambda h: h["role"])
+        parts = [
+            f"{h['role']}: {h['cpu_model']}, {h['sockets']} sockets, {h['cores']} cores, "
+            f"{h['threads']} threads, {h['ram_bytes']} B RAM, kernel {h['kernel']}"
+            for h in hosts
+        ]
+        return "; ".join([self.data["topology"]["kind"], *parts])
+
+    def line_of(self, *keys: str | int) -> int:
+        return _line_of(self.text, keys)
+
+    def fail(self, keys: tuple[str | int, ...], rule: str, explanation: str) -> ValidationError:
+        return ValidationError(self.path, self.line_of(*keys), rule, explanation)
+
+
+def _line_of(text: str, keys: tuple[str | int, ...]) -> int:
+    """Line of the innermost of `keys` that can be found, searching each after its parent."""
+    pos, line = 0, 1
+    for key in keys:
+        if isinstance(key, int):
+            continue  # list index: the next key's search from the parent is close enough
+        found = text.find(f'"{key}"', pos)
+        if found < 0:
+            break
+        pos = found
+        line = text.count("\n", 0, found) + 1
+    return line
+
+
+def _check(m: Manifest, value: Any, spec: Any, keys: tuple[str | int, ...]) -> None:
+    dotted = ".".join(str(k) for k in keys)
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            raise m.fail(keys, "manifest-type", f"{dotted} must be an object")
+        for key, sub in spec.items():
+            if key not in value:
+                where = f"{dotted}.{key}" if dotted else key
+                raise m.fail(keys, "manifest-missing", f"{where} is required by data contract v1")
+            _check(m, value[key], sub, (*keys, key))
+    elif isinstance(spec, list):
+        if not isinstance(value, list) or not value:
+            raise m.fail(keys, "manifest-type", f"{dotted} must be a non-empty list")
+        for i, item in enumerate(value):
+            _check(m, item, spec[0], (*keys, i))
+    elif not spec(value):
+        raise m.fail(keys, "manifest-type", f"{dotted} must be {CHECK_NAMES[spec]}, got {value!r}")
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Read and validate manifest.json; raise ValidationError on the first problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValidationError(path, 0, "manifest-missing", f"cannot read the manifest ({e.strerror})") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValidationError(path, e.lineno, "manifest-json", e.msg) from e
+    m = Manifest(path, data, text)
+    if not isinstance(data, dict):
+        raise m.fail((), "manifest-type", "the manifest must be a JSON object")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise m.fail(("schema_version",), "manifest-version",
+                     f"schema_version {version!r} is not supported; this pipeline reads version "
+                     f"{SCHEMA_VERSION} (update fixlab-pipelines or the runner)")
+    _check(m, data, SPEC, ())
+    _check_consistency(m)
+    return m
+
+
+def _check_consistency(m: Manifest) -> None:
+    d = m.data
+    run_dir = m.path.parent
+    if run_dir.name != d["run_id"]:
+        raise m.fail(("run_id",), "manifest-run-id",
+                     f"run_id {d['run_id']!r} differs from its folder name {run_dir.name!r}")
+    if run_dir.parent.name != d["campaign"]:
+        raise m.fail(("campaign",), "manifest-campaign",
+                     f"campaign {d['campaign']!r} differs from its folder name {run_dir.parent.name!r}")
+    if d["scenario"] not in SCENARIOS:
+        raise m.fail(("scenario",), "manifest-scenario",
+                     f"unknown scenario {d['scenario']!r}; known: {', '.join(sorted(SCENARIOS))}")
+    if d["repetition"] > d["repetitions"]:
+        raise m.fail(("repetition",), "manifest-repetition",
+                     f"repetition {d['repetition']} is beyond repetitions {d['repetitions']}")
+    if m.finished_at() < m.started_at():
+        raise m.fail(("finished_at",), "manifest-time", "finished_at is before started_at")
+    if d["topology"]["kind"] not in TOPOLOGIES:
+        raise m.fail(("topology", "kind"), "manifest-topology",
+                     f"topology.kind must be one of {sorted(TOPOLOGIES)}, got {d['topology']['kind']!r}")
+    if d["workload"]["mode"] == "paced" and d["workload"]["rate"] is None:
+        raise m.fail(("workload", "rate"), "manifest-rate", "a paced run needs its workload.rate")
+    roles = [h["role"] for h in d["hardware"]["hosts"]]
+    if len(set(roles)) != len(roles):
+        raise m.fail(("hardware", "hosts"), "manifest-hosts", f"host roles repeat: {roles}")
+    results_spec = THROUGHPUT_RESULTS if m.kind == "throughput" else LATENCY_RESULTS
+    _check(m, d["results"], results_spec, ("results",))

@@ -1,0 +1,203 @@
+"""What the portal reads from the results database: plain SQL over the pipeline's schema.
+
+Every figure on a page comes through here, from the pipeline's tables and views
+(runs, hosts, config_stats, run_stat_values, throughput_stats, reference_results), so the
+portal shows the same numbers `fixlab` prints and the DuckDB cookbook computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+# The latency statistics of a results table, in the order the seed reports use, plus the
+# tail percentiles they leave out.
+LATENCY_STATISTICS = [
+    ("min_ns", "Min"),
+    ("max_ns", "Max"),
+    ("mean_ns", "Average"),
+    ("p50_ns", "50%"),
+    ("p90_ns", "90%"),
+    ("p95_ns", "95%"),
+    ("p99_ns", "99%"),
+    ("p999_ns", "99.9%"),
+    ("p9999_ns", "99.99%"),
+]
+
+# The order products are shown in: ours, the incumbent, the floor.
+PRODUCT_ORDER = {"fixlab": 0, "quickfixj": 1, "raw-socket": 2}
+PRODUCT_NAMES = {"fixlab": "fixlab", "quickfixj": "QuickFIX/J", "raw-socket": "raw socket"}
+
+SCENARIO_ORDER = [
+    "rtt-echo",
+    "conversion-42-44",
+    "throughput",
+    "internal-send",
+    "internal-receive",
+    "internal-receive-send",
+    "internal-send-receive",
+]
+INTERNAL_SCENARIOS = [s for s in SCENARIO_ORDER if s.startswith("internal-")]
+
+
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict[str, Any]]:
+    cursor = con.execute(sql, params or [])
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class Release:
+    product: str
+    version: str
+    commit: str
+    released_on: Any
+    campaign: str
+
+    @property
+    def slug(self) -> str:
+        return self.version
+
+
+@dataclass(frozen=True)
+class Series:
+    """One measured thing of a campaign: a scenario x mode x product x configuration."""
+
+    scenario: str
+    mode: str
+    product: str
+    version: str
+    configuration: str
+    kind: str
+    repetitions: int
+    topology: str
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.scenario, self.mode, self.product, self.configuration)
+
+    @property
+    def label(self) -> str:
+        return f"{PRODUCT_NAMES.get(self.product, self.product)} {self.configuration} ({self.mode})"
+
+    def sort_key(self) -> tuple:
+        return (PRODUCT_ORDER.get(self.product, 9), self.product, self.mode, self.configuration)
+
+
+def fixlab_releases(con: duckdb.DuckDBPyConnection) -> list[Release]:
+    """fixlab releases that have a measured campaign, oldest first."""
+    found = rows(
+        con,
+        """SELECT product, version, commit, released_on, campaign FROM releases
+           WHERE product = 'fixlab' AND campaign IN (SELECT campaign FROM runs)
+           ORDER BY released_on, version""",
+    )
+    return [Release(**r) for r in found]
+
+
+def series(con: duckdb.DuckDBPyConnection, campaign: str) -> list[Series]:
+    found = rows(
+        con,
+        """SELECT scenario, workload_mode AS mode, product, any_value(product_version) AS version,
+                  configuration, any_value(kind) AS kind, count(*) AS repetitions,
+                  string_agg(DISTINCT topology, ', ') AS topology
+           FROM runs WHERE campaign = ?
+           GROUP BY scenario, workload_mode, product, configuration""",
+        [campaign],
+    )
+    out = [Series(**r) for r in found]
+    return sorted(out, key=lambda s: (scenario_rank(s.scenario), s.sort_key()))
+
+
+def scenario_rank(scenario: str) -> int:
+    return SCENARIO_ORDER.index(scenario) if scenario in SCENARIO_ORDER else len(SCENARIO_ORDER)
+
+
+def hosts(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    """Every distinct host of a campaign, with the roles it played and how many runs."""
+    return rows(
+        con,
+        """SELECT h.hostname, string_agg(DISTINCT h.role, ', ' ORDER BY h.role) AS roles,
+                  h.cpu_model, h.sockets, h.cores, h.threads, h.ram_bytes, h.kernel, h.os, h.nic,
+                  h.jdk_vendor, h.jdk_version, h.jvm_args,
+                  string_agg(DISTINCT r.topology, ', ') AS topology, count(*) AS runs
+           FROM hosts h JOIN runs r USING (run_key) WHERE r.campaign = ?
+           GROUP BY ALL ORDER BY h.hostname, roles""",
+        [campaign],
+    )
+
+
+def configurations(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    """Every distinct effective configuration of a campaign, per product."""
+    found = rows(
+        con,
+        """SELECT DISTINCT product, configuration, nagle, affinity, validate_checksum,
+                  validate_garbled, validate_dictionary, storage, queue, idle_strategy,
+                  socket_send_buffer, socket_receive_buffer
+           FROM runs WHERE campaign = ?""",
+        [campaign],
+    )
+    return sorted(found, key=lambda c: (PRODUCT_ORDER.get(c["product"], 9), c["configuration"]))
+
+
+def workloads(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    return rows(
+        con,
+        """SELECT DISTINCT scenario, workload_mode AS mode, messages, warmup_messages, rate,
+                  message_type, message_bytes, fix_version, repetitions
+           FROM runs WHERE campaign = ? ORDER BY scenario, mode""",
+        [campaign],
+    )
+
+
+def config_medians(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple, dict[str, dict]]:
+    """(scenario, mode, product, configuration) -> metric -> statistic -> config_stats row.
+
+    A configuration's figure is the median of its repetitions' figures (config_stats), so
+    one unlucky repetition neither makes nor breaks a release.
+    """
+    out: dict[tuple, dict[str, dict]] = {}
+    for r in rows(
+        con,
+        """SELECT scenario, workload_mode, product, configuration, metric, statistic,
+                  repetitions, median, min, max, spread_pct
+           FROM config_stats WHERE campaign = ?""",
+        [campaign],
+    ):
+        key = (r["scenario"], r["workload_mode"], r["product"], r["configuration"])
+        out.setdefault(key, {}).setdefault(r["metric"], {})[r["statistic"]] = r
+    return out
+
+
+def run_values(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    """Per-run figures of a campaign, for the stability tables."""
+    return rows(
+        con,
+        """SELECT v.run_key, v.scenario, v.workload_mode, v.product, v.configuration,
+                  v.repetition, v.metric, v.statistic, v.value, r.started_at
+           FROM run_stat_values v JOIN runs r USING (run_key)
+           WHERE v.campaign = ? ORDER BY v.repetition""",
+        [campaign],
+    )
+
+
+def runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    return rows(
+        con,
+        """SELECT run_key, campaign, run_id, kind, scenario, workload_mode, product, product_version,
+                  configuration, repetition, repetitions, topology, started_at, reproduce
+           FROM runs WHERE campaign = ? ORDER BY scenario, workload_mode, product, configuration,
+                  repetition""",
+        [campaign],
+    )
+
+
+def reference_results(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    return rows(
+        con,
+        """SELECT source, product, version, hardware, configuration, scenario, statistic, value,
+                  unit, note
+           FROM reference_results ORDER BY source, product, version, scenario, configuration""",
+    )

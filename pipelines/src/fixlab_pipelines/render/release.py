@@ -1,0 +1,246 @@
+"""The context of one release page: every table and chart of "fixlab X.Y.Z results".
+
+Tables come from the pipeline's views (config_stats: the median of a configuration's
+repetitions); charts are written as figure JSON beside the page by a FigureWriter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from . import figures, queries
+from .queries import LATENCY_STATISTICS, Release, Series
+
+STABILITY_STATISTICS = [("p50_ns", "50%"), ("p99_ns", "99%"), ("p999_ns", "99.9%"), ("max_ns", "Max")]
+
+
+@dataclass
+class FigureWriter:
+    """Writes figure JSON under site/figures/<folder>/ and returns links relative to a page."""
+
+    site: Path
+    folder: str
+    page: Path
+    written: list[Path] = field(default_factory=list)
+
+    def add(self, name: str, figure: dict[str, Any]) -> str:
+        target = self.site / "figures" / self.folder / f"{name}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(figure, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+        self.written.append(target)
+        return Path(os.path.relpath(target, self.page.parent)).as_posix()
+
+
+def scenario_groups(all_series: list[Series]) -> dict[str, list[Series]]:
+    groups: dict[str, list[Series]] = {}
+    for s in all_series:
+        groups.setdefault(s.scenario, []).append(s)
+    return groups
+
+
+def first_runs(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple, dict[str, Any]]:
+    """Series key -> its first repetition's run: the one a chart of a single run shows."""
+    out: dict[tuple, dict[str, Any]] = {}
+    for run in queries.runs(con, campaign):
+        key = (run["scenario"], run["workload_mode"], run["product"], run["configuration"])
+        out.setdefault(key, run)
+    return out
+
+
+def latency_table(series: list[Series], medians: dict, metric: str) -> list[dict[str, Any]]:
+    """Rows of statistics x columns of series, in ns (None where a series has no figure)."""
+    table = []
+    for statistic, label in LATENCY_STATISTICS:
+        values = [medians.get(s.key, {}).get(metric, {}).get(statistic, {}).get("median") for s in series]
+        table.append({"label": label, "values": values})
+    return table
+
+
+def scenario_section(con, writer: FigureWriter, scenario: str, series: list[Series],
+                     medians: dict, runs_by_key: dict) -> dict[str, Any]:
+    section: dict[str, Any] = {"scenario": scenario, "series": series, "charts": []}
+    if series[0].kind == "throughput":
+        section["throughput"] = [
+            {"series": s, **{k: medians.get(s.key, {}).get("throughput", {}).get("messages_per_second", {})
+                             .get(k) for k in ("median", "min", "max", "repetitions")}}
+            for s in series
+        ]
+        curves = [(s.label, runs_by_key[s.key]["run_key"]) for s in series]
+        section["charts"].append(("Throughput over the run (first repetition)", writer.add(
+            f"{scenario}-progress",
+            figures.throughput_progress(con, f"{scenario}: throughput over the run", curves))))
+        return section
+
+    section["table"] = latency_table(series, medians, "latency")
+    paced = [s for s in series if s.mode == "paced"]
+    if paced:
+        section["intended_series"] = paced
+        section["intended_table"] = latency_table(paced, medians, "latency_from_intended")
+    curves = []
+    for index, s in enumerate(series):
+        run_key = runs_by_key[s.key]["run_key"]
+        curves.append((s.label, run_key, "latency_ns", index))
+        if s.mode == "paced":
+            curves.append((f"{s.label}, from intended send", run_key, "latency_from_intended_ns", index))
+    section["charts"].append(("Percentile distribution (first repetition; dotted: from the intended send time)",
+                              writer.add(f"{scenario}-percentiles", figures.percentile_distribution(
+                                  con, f"{scenario}: latency by percentile", curves))))
+    section["charts"].append(("Latency over the run (first repetition; band: min to max per bucket, line: median)",
+                              writer.add(f"{scenario}-over-run", figures.latency_over_run(
+                                  con, f"{scenario}: latency over the run",
+                                  [(s.label, runs_by_key[s.key]["run_key"]) for s in series]))))
+    return section
+
+
+def internal_chart(writer: FigureWriter, groups: dict[str, list[Series]], medians: dict) -> str | None:
+    bars = []
+    for scenario in queries.INTERNAL_SCENARIOS:
+        for s in groups.get(scenario, []):
+            stats = medians.get(s.key, {}).get("latency", {})
+            bars.append((scenario, f"{s.product} {s.configuration}",
+                         {k: v["median"] for k, v in stats.items()}))
+    if not bars:
+        return None
+    return writer.add("internal-points", figures.internal_bars(
+        "Internal latency points (median of repetitions)", bars))
+
+
+def product_comparison(groups: dict[str, list[Series]], medians: dict) -> list[dict[str, Any]]:
+    """Per latency scenario with more than one product: each series against fixlab's best."""
+    out = []
+    for scenario, series in groups.items():
+        if series[0].kind != "latency" or len({s.product for s in series}) < 2:
+            continue
+        for mode in sorted({s.mode for s in series}):
+            in_mode = [s for s in series if s.mode == mode]
+            if len({s.product for s in in_mode}) < 2:
+                continue
+
+            def p50(s: Series) -> float | None:
+                return medians.get(s.key, {}).get("latency", {}).get("p50_ns", {}).get("median")
+
+            ours = [s for s in in_mode if s.product == "fixlab" and p50(s) is not None]
+            best = min(ours, key=p50) if ours else None
+            rows = []
+            for s in in_mode:
+                stats = medians.get(s.key, {}).get("latency", {})
+                value = {k: stats.get(k, {}).get("median") for k in ("p50_ns", "p99_ns", "p999_ns", "max_ns")}
+                ratio = value["p50_ns"] / p50(best) if best and value["p50_ns"] else None
+                rows.append({"series": s, **value, "ratio": ratio})
+            out.append({"scenario": scenario, "mode": mode, "best": best, "rows": rows,
+                        "products": {s.product for s in in_mode}})
+    return out
+
+
+def stability(series: list[Series], values: list[dict], medians: dict) -> list[dict[str, Any]]:
+    """Per series: each repetition's figures and the spread across them."""
+    out = []
+    for s in series:
+        mine = [v for v in values if (v["scenario"], v["workload_mode"], v["product"], v["configuration"]) == s.key]
+        metric = "throughput" if s.kind == "throughput" else "latency"
+        statistics = ([("messages_per_second", "msg/s")] if metric == "throughput" else STABILITY_STATISTICS)
+        reps: dict[int, dict[str, Any]] = {}
+        for v in mine:
+            if v["metric"] == metric:
+                reps.setdefault(v["repetition"], {"repetition": v["repetition"], "started_at": v["started_at"]})[
+                    v["statistic"]] = v["value"]
+        spread = {k: medians.get(s.key, {}).get(metric, {}).get(k, {}).get("spread_pct") for k, _ in statistics}
+        out.append({"series": s, "metric": metric, "statistics": statistics,
+                    "repetitions": [reps[r] for r in sorted(reps)], "spread": spread})
+    return out
+
+
+def stability_chart(con, writer: FigureWriter, scenario: str, series: list[Series],
+                    runs: list[dict[str, Any]]) -> str | None:
+    curves = []
+    for index, s in enumerate(series):
+        for run in runs:
+            if (run["scenario"], run["workload_mode"], run["product"], run["configuration"]) == s.key:
+                curves.append((f"{s.label} r{run['repetition']}", run["run_key"], "latency_ns", index))
+    if len(curves) <= len(series):
+        return None
+    return writer.add(f"{scenario}-repetitions", figures.percentile_distribution(
+        con, f"{scenario}: every repetition", curves))
+
+
+def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, list[dict[str, Any]]]:
+    """Topology -> the commands of each series' first repetition, exactly as recorded."""
+    by_topology: dict[str, list[dict[str, Any]]] = {}
+    seen = set()
+    for run in runs:
+        key = (run["scenario"], run["workload_mode"], run["product"], run["configuration"], run["topology"])
+        if key in seen:
+            continue
+        seen.add(key)
+        label = next((s.label for s in series if s.key == key[:4]), run["run_id"])
+        by_topology.setdefault(run["topology"], []).append(
+            {"scenario": run["scenario"], "label": label, "run_id": run["run_id"],
+             "repetitions": run["repetitions"], "commands": list(run["reproduce"])})
+    return by_topology
+
+
+def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
+    """The few figures a reader wants first: rtt-echo and throughput of fixlab's best."""
+    out: dict[str, Any] = {}
+    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
+
+    def stat(s: Series, metric: str, statistic: str) -> float | None:
+        return medians.get(s.key, {}).get(metric, {}).get(statistic, {}).get("median")
+
+    ours = [s for s in rtt if s.product == "fixlab" and stat(s, "latency", "p50_ns") is not None]
+    if ours:
+        best = min(ours, key=lambda s: stat(s, "latency", "p50_ns"))
+        out["rtt"] = {"series": best, **{k: stat(best, "latency", k) for k in ("p50_ns", "p99_ns", "p999_ns")}}
+        others = [s for s in rtt if s.product == "quickfixj" and stat(s, "latency", "p50_ns") is not None]
+        if others:
+            qfj = min(others, key=lambda s: stat(s, "latency", "p50_ns"))
+            out["rtt_quickfixj"] = {"series": qfj, "p50_ns": stat(qfj, "latency", "p50_ns"),
+                                    "p99_ns": stat(qfj, "latency", "p99_ns")}
+    tput = [s for s in groups.get("throughput", []) if s.product == "fixlab"
+            and stat(s, "throughput", "messages_per_second") is not None]
+    if tput:
+        best = max(tput, key=lambda s: stat(s, "throughput", "messages_per_second"))
+        out["throughput"] = {"series": best, "mps": stat(best, "throughput", "messages_per_second")}
+    return out
+
+
+def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: FigureWriter) -> dict[str, Any]:
+    campaign = release.campaign
+    all_series = queries.series(con, campaign)
+    groups = scenario_groups(all_series)
+    medians = queries.config_medians(con, campaign)
+    runs = queries.runs(con, campaign)
+    runs_by_key = first_runs(con, campaign)
+    values = queries.run_values(con, campaign)
+    sections = [scenario_section(con, writer, scenario, series, medians, runs_by_key)
+                for scenario, series in groups.items()]
+    stability_charts = {}
+    for scenario, series in groups.items():
+        if series[0].kind == "latency":
+            chart = stability_chart(con, writer, scenario, series, runs)
+            if chart:
+                stability_charts[scenario] = chart
+    return {
+        "release": release,
+        "campaign": con.execute("SELECT * FROM campaigns WHERE campaign = ?", [campaign]).fetchone() and
+        queries.rows(con, "SELECT * FROM campaigns WHERE campaign = ?", [campaign])[0],
+        "series": all_series,
+        "groups": groups,
+        "hosts": queries.hosts(con, campaign),
+        "configurations": queries.configurations(con, campaign),
+        "workloads": queries.workloads(con, campaign),
+        "sections": sections,
+        "internal_chart": internal_chart(writer, groups, medians),
+        "products": product_comparison(groups, medians),
+        "stability": stability(all_series, values, medians),
+        "stability_charts": stability_charts,
+        "reproduce": reproduce(runs, all_series),
+        "runs": runs,
+        "headline": headline(groups, medians),
+    }
