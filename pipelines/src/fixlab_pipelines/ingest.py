@@ -64,8 +64,9 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
     kind = KINDS[manifest.kind]
     csv, parquet = csv_path(run_dir, kind), parquet_path(run_dir, kind)
     fresh = parquet.with_name(parquet.name + ".tmp") if csv.exists() else None
-    con.begin()
     try:
+        # Staging happens in a connection-local temporary table, outside the transaction:
+        # committed temp rows keep rowids in file order, which error lines are computed from.
         if fresh is not None:
             stage_csv(con, csv, kind)
             count = check_rows(con, csv, kind, manifest)
@@ -82,16 +83,21 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
             raise ValidationError(csv, 0, "samples-missing", f"neither {csv.name} nor {parquet.name} is there")
         if kind is LATENCY:
             check_hgrm(run_dir / "latency.hgrm", count)
-        _insert_run(con, manifest, parquet.name)
-        con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
-        con.execute(f"DROP TABLE {STAGE}")
-        _refresh_campaign(con, manifest.data["campaign"])
-        con.commit()
+        con.begin()
+        try:
+            _insert_run(con, manifest, parquet.name)
+            con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
+            _refresh_campaign(con, manifest.data["campaign"])
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
     except BaseException:
-        con.rollback()
         if fresh is not None:
             fresh.unlink(missing_ok=True)
         raise
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {STAGE}")
     if fresh is not None:
         os.replace(fresh, parquet)
         if not keep_csv:

@@ -1,0 +1,207 @@
+"""Ingest: what is accepted, what is refused (file, line, rule), and that refusal changes nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
+
+from fixlab_pipelines import db
+from fixlab_pipelines.errors import ValidationError
+from fixlab_pipelines.ingest import ingest_paths, ingest_run
+from fixlab_pipelines.storage import export_csv, sha256_of
+
+PACED = "rtt-echo.paced.fixlab.optimized.r1"
+STREAM = "throughput.stream.fixlab.optimized.r1"
+
+
+def test_every_sample_run_is_ingested(con) -> None:
+    assert con.execute("SELECT count(*) FROM runs").fetchone()[0] == 66
+    assert con.execute("SELECT count(*) FROM campaigns").fetchone()[0] == 2
+    assert con.execute("SELECT count(*) FROM hosts").fetchone()[0] == 132
+    kinds = dict(con.execute("SELECT kind, count(*) FROM runs GROUP BY kind").fetchall())
+    assert kinds == {"latency": 54, "throughput": 12}
+    # 2 campaigns x 3 repetitions x (3 x 2000 + 6 x 1000) samples
+    assert con.execute("SELECT count(*) FROM latency_samples").fetchone()[0] == 2 * 3 * (3 * 2000 + 6 * 1000)
+    assert con.execute("SELECT count(*) FROM throughput_points").fetchone()[0] == 2 * 3 * 2 * 20
+
+
+def test_manifest_fields_are_flattened(con) -> None:
+    row = con.execute(
+        "SELECT product, product_version, scenario, workload_mode, configuration, rate, nagle, "
+        "topology, repetition, samples_file, manifest->>'$.run_id' FROM runs WHERE run_key = ?",
+        [f"{HEAD_CAMPAIGN}/{PACED}"]).fetchone()
+    assert row == ("fixlab", "0.1.0", "rtt-echo", "paced", "optimized", 50000, False, "loopback", 1,
+                   "latency.parquet", PACED)
+
+
+def test_ingesting_twice_changes_nothing(runs: Path, tmp_path: Path) -> None:
+    con = db.connect(tmp_path / "t.duckdb")
+    first = ingest_paths(con, [runs / HEAD_CAMPAIGN])
+    before = snapshot(con)
+    second = ingest_paths(con, [runs / HEAD_CAMPAIGN])
+    assert {o.status for o in first} == {"ingested"}
+    assert {o.status for o in second} == {"unchanged"}
+    assert snapshot(con) == before
+
+
+def test_csv_becomes_parquet_that_recreates_it_byte_for_byte(runs: Path, tmp_path: Path) -> None:
+    original = run_dir(SAMPLE_RUNS, HEAD_CAMPAIGN, PACED) / "latency.csv"
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, folder) == "ingested"
+    assert sorted(p.name for p in folder.iterdir()) == ["latency.hgrm", "latency.parquet", "manifest.json"]
+    assert (folder / "latency.parquet").stat().st_size < original.stat().st_size / 2
+    export_csv(con, folder / "latency.parquet", tmp_path / "again.csv")
+    assert sha256_of(tmp_path / "again.csv") == sha256_of(original)
+
+
+def test_committed_parquet_rebuilds_the_same_database(runs: Path, tmp_path: Path) -> None:
+    first = db.connect(tmp_path / "first.duckdb")
+    ingest_paths(first, [runs])  # converts CSV to Parquet, as before a commit
+    second = db.connect(tmp_path / "second.duckdb")
+    assert {o.status for o in ingest_paths(second, [runs])} == {"ingested"}  # from Parquet only
+    strip = "SELECT * EXCLUDE (ingested_at) FROM runs ORDER BY run_key"
+    assert first.execute(strip).fetchall() == second.execute(strip).fetchall()
+    stats = "SELECT * FROM run_stats ORDER BY run_key, metric"
+    assert first.execute(stats).fetchall() == second.execute(stats).fetchall()
+
+
+def _rewrite_line(path: Path, line: int, text: str) -> None:
+    lines = path.read_text().split("\n")
+    lines[line - 1] = text
+    path.write_text("\n".join(lines))
+
+
+def _edit_manifest(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+LATENCY_BREAKS = [
+    # (edit of latency.csv, expected line, expected rule)
+    (lambda p: _rewrite_line(p, 1, "seq,send,latency_ns,latency_from_intended_ns"), 1, "csv-header"),
+    (lambda p: _rewrite_line(p, 500, "499,9980000,-5,7000"), 500, "negative-value"),
+    (lambda p: _rewrite_line(p, 700, "699,13980000,,7000"), 700, "missing-value"),
+    (lambda p: _rewrite_line(p, 900, "899,17980000,7x00,7000"), 900, "integer-type"),
+    (lambda p: _rewrite_line(p, 901, "900,18000000,7000"), 901, "column-count"),
+    (lambda p: _rewrite_line(p, 1200, "1199,23980000,07000,7000"), 1200, "canonical-integer"),
+    (lambda p: _rewrite_line(p, 1500, "1499,29980000,7000,6999"), 1500, "intended-latency"),
+    (lambda p: _rewrite_line(p, 1800, "1,35980000,7000,7000"), 1800, "seq-order"),
+    (lambda p: p.write_text(p.read_text().replace("\n", "\r\n")), 1, "csv-header"),
+    (lambda p: p.write_text(p.read_text()[:-1]), 2001, "line-ending"),
+    (lambda p: p.write_text(p.read_text() + "\n"), 2002, "blank-line"),
+    (lambda p: p.write_text("\n".join(p.read_text().split("\n")[:-2]) + "\n"), 2000, "sample-count"),
+]
+
+
+@pytest.mark.parametrize(("edit", "line", "rule"), LATENCY_BREAKS)
+def test_bad_latency_csv_is_refused_whole(runs: Path, tmp_path: Path, edit, line: int, rule: str) -> None:
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [runs / HEAD_CAMPAIGN / STREAM])  # something in the database already
+    before = snapshot(con)
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    edit(folder / "latency.csv")
+    with pytest.raises(ValidationError) as caught:
+        ingest_run(con, folder)
+    assert re.fullmatch(rf".*/latency\.csv:{line}: {rule}: .+", str(caught.value)), str(caught.value)
+    assert snapshot(con) == before
+    assert sorted(p.name for p in folder.iterdir()) == ["latency.csv", "latency.hgrm", "manifest.json"]
+
+
+MANIFEST_BREAKS = [
+    (lambda d: d.update(schema_version=2), "manifest-version"),
+    (lambda d: d["workload"].pop("messages"), "manifest-missing"),
+    (lambda d: d["configuration"].update(nagle="no"), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][0].update(ram_bytes=-1), "manifest-type"),
+    (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
+    (lambda d: d.update(scenario="rtt-ping"), "manifest-scenario"),
+    (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
+    (lambda d: d.update(repetition=4), "manifest-repetition"),
+    (lambda d: d.update(started_at="2026-11-15 10:00"), "manifest-type"),
+    (lambda d: d["results"].update(samples=1999), "sample-count"),
+    (lambda d: d["results"].update(max_ns=1), "results-mismatch"),
+]
+
+
+@pytest.mark.parametrize(("change", "rule"), MANIFEST_BREAKS)
+def test_bad_manifest_is_refused_with_its_line(runs: Path, tmp_path: Path, change, rule: str) -> None:
+    con = db.connect(tmp_path / "t.duckdb")
+    before = snapshot(con)
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    _edit_manifest(folder / "manifest.json", change)
+    with pytest.raises(ValidationError) as caught:
+        ingest_run(con, folder)
+    message = str(caught.value)
+    assert f": {rule}: " in message
+    assert caught.value.line >= 1
+    assert snapshot(con) == before
+
+
+def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    _edit_manifest(folder / "manifest.json", lambda d: d["configuration"].update(affinity="yes"))
+    text = (folder / "manifest.json").read_text().split("\n")
+    with pytest.raises(ValidationError) as caught:
+        ingest_run(db.connect(tmp_path / "t.duckdb"), folder)
+    assert '"affinity": "yes"' in text[caught.value.line - 1]
+
+
+def test_throughput_count_must_match_manifest(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, STREAM)
+    _edit_manifest(folder / "manifest.json", lambda d: d["results"].update(messages=7))
+    with pytest.raises(ValidationError, match=r"throughput\.csv:21: sample-count: "):
+        ingest_run(db.connect(tmp_path / "t.duckdb"), folder)
+
+
+def test_throughput_points_must_be_cumulative(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, STREAM)
+    _rewrite_line(folder / "throughput.csv", 5, "1,200000")
+    with pytest.raises(ValidationError, match=r"throughput\.csv:5: cumulative: elapsed_ns must not decrease"):
+        ingest_run(db.connect(tmp_path / "t.duckdb"), folder)
+
+
+def test_histogram_must_count_the_same_samples(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    hgrm = folder / "latency.hgrm"
+    hgrm.write_text(re.sub(r"Total count    = +2000", "Total count    =         1999", hgrm.read_text()))
+    con = db.connect(tmp_path / "t.duckdb")
+    with pytest.raises(ValidationError, match=r"latency\.hgrm:\d+: hgrm-count: "):
+        ingest_run(con, folder)
+    assert not (folder / "latency.parquet").exists()
+    assert not (folder / "latency.parquet.tmp").exists()
+
+
+def test_tampered_parquet_is_refused(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    ingest_run(db.connect(tmp_path / "first.duckdb"), folder)
+    con = db.connect(tmp_path / "second.duckdb")
+    parquet = str(folder / "latency.parquet")
+    con.execute(f"COPY (SELECT seq, send_ns, latency_ns + 1 AS latency_ns, latency_from_intended_ns + 1 "
+                f"AS latency_from_intended_ns FROM read_parquet('{parquet}')) TO '{tmp_path}/x.parquet' "
+                f"(FORMAT parquet, KV_METADATA {{'fixlab.csv_sha256': 'abc'}})")
+    (tmp_path / "x.parquet").replace(parquet)
+    _edit_manifest(folder / "manifest.json", lambda d: d["results"].update(
+        min_ns=d["results"]["min_ns"] + 1, max_ns=d["results"]["max_ns"] + 1))
+    with pytest.raises(ValidationError, match=r"latency\.parquet:0: lossless: "):
+        ingest_run(con, folder)
+    assert all(not rows for rows in snapshot(con).values())
+
+
+def test_a_changed_manifest_of_an_ingested_run_is_refused(runs: Path, tmp_path: Path) -> None:
+    con = db.connect(tmp_path / "t.duckdb")
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    ingest_run(con, folder)
+    _edit_manifest(folder / "manifest.json", lambda d: d["product"].update(commit="0000000"))
+    with pytest.raises(ValidationError, match="already-ingested"):
+        ingest_run(con, folder)
+
+
+def test_tables_listed_for_snapshots_are_all_the_tables(con) -> None:
+    names = {r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'").fetchall()}
+    assert names == set(TABLES)
