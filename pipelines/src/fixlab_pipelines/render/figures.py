@@ -27,6 +27,9 @@ PERCENTILE_TICKS = [(1, "0%"), (2, "50%"), (10, "90%"), (100, "99%"), (1_000, "9
 # Points per decade of 1/(1-p) on the percentile chart.
 PERCENTILE_STEPS_PER_DECADE = 20
 
+# Log latency axes label 1, 2 and 5 of each decade: every digit crowds a short axis.
+LOG_Y = {"type": "log", "dtick": "D2"}
+
 STATISTIC_LABELS = {"p50_ns": "50%", "p99_ns": "99%", "p999_ns": "99.9%"}
 
 
@@ -86,7 +89,7 @@ def latency_over_run(con: duckdb.DuckDBPyConnection, title: str,
             "hovertemplate": "%{y} µs median at %{x} s<extra>%{fullData.name}</extra>",
         })
     return _colour(_figure(data, _layout(title, "time since the first measured send (s)",
-                                          "latency (µs, log scale)", yaxis={"type": "log"})))
+                                          "latency (µs, log scale)", yaxis=LOG_Y)))
 
 
 def percentile_points(count: int) -> list[float]:
@@ -131,8 +134,9 @@ def percentile_distribution(con: duckdb.DuckDBPyConnection, title: str,
         })
     ticks = [t for t in PERCENTILE_TICKS if t[0] <= top * 10]
     layout = _layout(
-        title, "percentile", "latency (µs)",
+        title, "percentile", "latency (µs, log scale)",
         xaxis={"type": "log", "tickvals": [t[0] for t in ticks], "ticktext": [t[1] for t in ticks]},
+        yaxis=LOG_Y,
     )
     return _colour(_figure(data, layout))
 
@@ -170,7 +174,7 @@ def internal_bars(title: str, bars: list[tuple[str, str, dict[str, float]]]) -> 
             "hovertemplate": "%{y} µs<extra>" + label + "</extra>",
         })
     layout = _layout(title, "latency point and configuration", "latency (µs, log scale)",
-                     yaxis={"type": "log"}, barmode="group")
+                     yaxis=LOG_Y, barmode="group")
     return _colour(_figure(data, layout))
 
 

@@ -7,6 +7,7 @@ portal shows the same numbers `fixlab` prints and the DuckDB cookbook computes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ LATENCY_STATISTICS = [
 
 # The order products are shown in: ours, the incumbent, the floor.
 PRODUCT_ORDER = {"fixlab": 0, "quickfixj": 1, "raw-socket": 2}
+MODE_ORDER = {"paced": 0, "closed-loop": 1, "stream": 2}
 PRODUCT_NAMES = {"fixlab": "fixlab", "quickfixj": "QuickFIX/J", "raw-socket": "raw socket"}
 
 SCENARIO_ORDER = [
@@ -58,7 +60,8 @@ class Release:
 
     @property
     def slug(self) -> str:
-        return self.version
+        """The version as a file name: releases.csv is hand-written, so anything else goes."""
+        return re.sub(r"[^A-Za-z0-9._-]", "-", self.version)
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,9 @@ class Series:
         return f"{PRODUCT_NAMES.get(self.product, self.product)} {self.configuration} ({self.mode})"
 
     def sort_key(self) -> tuple:
-        return (PRODUCT_ORDER.get(self.product, 9), self.product, self.mode, self.configuration)
+        # Paced first: it is the mode the seed reports publish and the one with both metrics.
+        return (MODE_ORDER.get(self.mode, 9), self.mode, PRODUCT_ORDER.get(self.product, 9), self.product,
+                self.configuration)
 
 
 def fixlab_releases(con: duckdb.DuckDBPyConnection) -> list[Release]:
@@ -122,7 +127,7 @@ def hosts(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]
         """SELECT h.hostname, string_agg(DISTINCT h.role, ', ' ORDER BY h.role) AS roles,
                   h.cpu_model, h.sockets, h.cores, h.threads, h.ram_bytes, h.kernel, h.os, h.nic,
                   h.jdk_vendor, h.jdk_version, h.jvm_args,
-                  string_agg(DISTINCT r.topology, ', ') AS topology, count(*) AS runs
+                  string_agg(DISTINCT r.topology, ', ') AS topology, count(DISTINCT run_key) AS runs
            FROM hosts h JOIN runs r USING (run_key) WHERE r.campaign = ?
            GROUP BY ALL ORDER BY h.hostname, roles""",
         [campaign],

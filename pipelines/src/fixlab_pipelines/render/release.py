@@ -16,6 +16,7 @@ import duckdb
 
 from . import figures, queries
 from .queries import LATENCY_STATISTICS, Release, Series
+from .templating import href
 
 STABILITY_STATISTICS = [("p50_ns", "50%"), ("p99_ns", "99%"), ("p999_ns", "99.9%"), ("max_ns", "Max")]
 
@@ -34,7 +35,7 @@ class FigureWriter:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(figure, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
         self.written.append(target)
-        return Path(os.path.relpath(target, self.page.parent)).as_posix()
+        return href(Path(os.path.relpath(target, self.page.parent)).as_posix())
 
 
 def scenario_groups(all_series: list[Series]) -> dict[str, list[Series]]:
@@ -58,13 +59,15 @@ def latency_table(series: list[Series], medians: dict, metric: str) -> list[dict
     table = []
     for statistic, label in LATENCY_STATISTICS:
         values = [medians.get(s.key, {}).get(metric, {}).get(statistic, {}).get("median") for s in series]
-        table.append({"label": label, "values": values})
+        table.append({"label": label, "cells": values})
     return table
 
 
 def scenario_section(con, writer: FigureWriter, scenario: str, series: list[Series],
                      medians: dict, runs_by_key: dict) -> dict[str, Any]:
-    section: dict[str, Any] = {"scenario": scenario, "series": series, "charts": []}
+    section: dict[str, Any] = {"scenario": scenario, "series": series, "charts": [], "throughput": None,
+                               "table": None, "intended_series": [], "intended_table": None,
+                               "samples": None}
     if series[0].kind == "throughput":
         section["throughput"] = [
             {"series": s, **{k: medians.get(s.key, {}).get("throughput", {}).get("messages_per_second", {})
@@ -78,6 +81,8 @@ def scenario_section(con, writer: FigureWriter, scenario: str, series: list[Seri
         return section
 
     section["table"] = latency_table(series, medians, "latency")
+    counts = [medians.get(s.key, {}).get("latency", {}).get("count", {}).get("min") for s in series]
+    section["samples"] = min((c for c in counts if c is not None), default=None)
     paced = [s for s in series if s.mode == "paced"]
     if paced:
         section["intended_series"] = paced

@@ -9,11 +9,12 @@ only way to emit raw markup is `Markup` from our own code (diagrams, fenced code
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -36,6 +37,19 @@ def markdown_text(value: Any) -> Any:
         return value
     flat = " ".join(str(value).split())  # a newline would end a table row
     return _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+
+
+def href(path: str) -> Markup:
+    """A link target built by our code, percent-encoded so no data character in a file name
+    (campaign, run id, version) can end the link or smuggle in markup."""
+    return Markup(quote(path, safe="/#.-_~"))
+
+
+def code(value: Any) -> Markup:
+    """Inline code for a data value. A Markdown code span would show the backslash escapes
+    literally, so this is HTML <code> whose text is escaped for Markdown, then for HTML."""
+    flat = " ".join(str(value).split())
+    return Markup("<code>") + escape(_MARKDOWN_SPECIAL.sub(r"\\\1", flat)) + Markup("</code>")
 
 
 def fenced(lines: list[str] | str, language: str = "sh", indent: int = 0) -> Markup:
@@ -89,7 +103,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(us=fmt_us, int=fmt_int, pct=fmt_pct, bytes=fmt_bytes, fenced=fenced)
+    env.filters.update(us=fmt_us, int=fmt_int, pct=fmt_pct, bytes=fmt_bytes, fenced=fenced, code=code)
     return env
 
 

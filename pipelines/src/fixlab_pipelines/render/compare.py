@@ -1,0 +1,75 @@
+"""Release against release: the pipeline's diff verdicts and overlaid distributions.
+
+The verdicts are `fixlab diff`'s (fixlab_pipelines.diff.compare), not recomputed here, so
+the portal and the command line can never disagree about a regression.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from .. import diff
+from . import figures, queries
+from .queries import Release
+from .release import FigureWriter, first_runs
+
+STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99_ns": "99%",
+                    "p999_ns": "99.9%", "messages_per_second": "msg/s"}
+
+
+def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> list[dict[str, Any]]:
+    frame = diff.compare(con, diff.Side(base.version, {"campaign": base.campaign}),
+                         diff.Side(head.version, {"campaign": head.campaign}))
+    out = []
+    for row in frame.to_dict("records"):
+        series = queries.Series(row["scenario"], row["workload_mode"], row["product"],
+                                row["head_versions"], row["configuration"],
+                                "throughput" if row["metric"] == "throughput" else "latency", 0, "")
+        supported = row["ci_low_pct"] == row["ci_low_pct"]  # NaN without two repetitions a side
+        interval = f"{row['ci_low_pct']:+.1f}% to {row['ci_high_pct']:+.1f}%" if supported else None
+        out.append({**row, "series": series, "interval": interval,
+                    "statistic_label": STATISTIC_LABELS.get(row["statistic"], row["statistic"]),
+                    "in_ns": row["statistic"].endswith("_ns")})
+    out.sort(key=lambda r: (queries.scenario_rank(r["series"].scenario), r["series"].sort_key(),
+                            list(STATISTIC_LABELS).index(r["statistic"])
+                            if r["statistic"] in STATISTIC_LABELS else 99))
+    return out
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts of verdicts for fixlab's own series, and whether the hardware changed."""
+    ours = [r for r in rows if r["product"] == "fixlab"]
+    return {
+        "faster": sum(r["verdict"] == "faster" for r in ours),
+        "slower": sum(r["verdict"] == "slower" for r in ours),
+        "same": sum(r["verdict"] == "no change" for r in ours),
+        "hardware_differs": any(r["hardware_differs"] for r in rows),
+        "slower_rows": [r for r in ours if r["verdict"] == "slower"],
+        "faster_rows": [r for r in ours if r["verdict"] == "faster"],
+    }
+
+
+def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release,
+                    writer: FigureWriter) -> dict[str, Any]:
+    rows = diff_rows(con, base, head)
+    base_runs, head_runs = first_runs(con, base.campaign), first_runs(con, head.campaign)
+    charts = []
+    for scenario in queries.SCENARIO_ORDER:
+        curves = []
+        for key in sorted(set(base_runs) & set(head_runs)):
+            if key[0] != scenario or key[2] != "fixlab" or head_runs[key]["kind"] != "latency":
+                continue
+            colour = len(curves) // 2
+            label = figures.product_label(key[2], key[3], key[1])
+            curves.append((f"{label} {base.version}", base_runs[key]["run_key"], "latency_ns", colour))
+            curves.append((f"{label} {head.version}", head_runs[key]["run_key"], "latency_ns", colour))
+        if curves:
+            figure = figures.percentile_distribution(
+                con, f"{scenario}: {base.version} against {head.version}", curves)
+            # The older release is drawn dashed, so pairs read as before and after.
+            for trace in figure["data"][0::2]:
+                trace["line"]["dash"] = "dash"
+            charts.append((scenario, writer.add(f"{scenario}-percentiles", figure)))
+    return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "charts": charts}

@@ -1,0 +1,175 @@
+"""Render the generated part of the portal: every page, figure and download under site/.
+
+Only the generated paths (GENERATED) are removed and rewritten, so hand-written docs
+and assets in the same docs folder are never touched.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from ..errors import UsageError
+from . import compare, downloads, nav, queries
+from .diagrams import svg
+from .queries import Release
+from .release import FigureWriter, release_context
+from .templating import environment, href, render_page
+
+GENERATED = ["index.md", "results", "compare", "reference", "figures", "downloads",
+             "assets/javascripts/plotly.min.js"]
+
+
+@dataclass
+class Outputs:
+    pages: list[Path]
+    figures: list[Path]
+    nav_changed: bool
+
+
+def clean(site: Path) -> None:
+    for name in GENERATED:
+        path = site / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
+def copy_plotly(site: Path) -> None:
+    """plotly.js from the installed plotly package: the site never reaches for a CDN."""
+    source = files("plotly") / "package_data" / "plotly.min.js"
+    target = site / "assets" / "javascripts" / "plotly.min.js"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(source.read_bytes())
+
+
+def campaign_summary(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[str, Any]:
+    return queries.rows(
+        con,
+        """SELECT count(*) AS runs, min(started_at)::TIMESTAMP(0) AS started_at,
+                  max(finished_at)::TIMESTAMP(0) AS finished_at,
+                  string_agg(DISTINCT topology, ', ') AS topology
+           FROM runs WHERE campaign = ?""",
+        [campaign],
+    )[0]
+
+
+def hardware_line(hosts: list[dict[str, Any]]) -> str:
+    cpus = sorted({h["cpu_model"] for h in hosts})
+    return f"{len(hosts)} host(s), {', '.join(cpus)}"
+
+
+def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, site: Path,
+                mkdocs_yml: Path) -> Outputs:
+    clean(site)
+    env = environment()
+    env.globals["diagram"] = svg
+    pages: list[Path] = []
+    written: list[Path] = []
+    releases = queries.fixlab_releases(con)
+    database = downloads.database(db_path, site)
+
+    index: list[dict[str, Any]] = []
+    pairs: list[dict[str, Any]] = []
+    previous: Release | None = None
+    for release in releases:
+        page = site / "results" / f"{release.slug}.md"
+        writer = FigureWriter(site, release.slug, page)
+        context = release_context(con, release, writer)
+        context["summary"] = campaign_summary(con, release.campaign)
+        context["previous"] = previous
+        context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
+        context["database_link"] = downloads.link(database, page)
+        diff_context = None
+        if previous is not None:
+            compare_page = site / "compare" / f"{previous.slug}-vs-{release.slug}.md"
+            diff_context = compare_pair(con, env, previous, release, compare_page, pages, written)
+            context["compare_link"] = href(f"../compare/{compare_page.name}")
+            pairs.append({"base": previous, "head": release, "path": href(f"compare/{compare_page.name}"),
+                          "summary": diff_context.get("summary")})
+        context["diff"] = diff_context
+        context["diff_rows"] = [r for r in (diff_context or {}).get("rows", [])
+                                if r["product"] == "fixlab" and r["statistic"] in
+                                ("p50_ns", "p99_ns", "messages_per_second")]
+        render_page(env, "release.md.j2", page, stability_link=href("#stability-across-repetitions"), **context)
+        pages.append(page)
+        written += writer.written
+        # Links in index entries are relative to the docs root; pages in a folder prefix "../".
+        index.append({"release": release, "path": href(f"results/{page.name}"), "headline": context["headline"],
+                      "runs": context["summary"]["runs"], "summary": context["summary"],
+                      "hardware": hardware_line(context["hosts"]), "diff": diff_context,
+                      "compare_path": href(f"compare/{compare_page.name}") if previous else None,
+                      "repetitions": max((s.repetitions for s in context["series"]), default=0)})
+        previous = release
+
+    for template, target, context in [
+        ("results-index.md.j2", site / "results" / "index.md", {"releases": index[::-1]}),
+        ("compare-index.md.j2", site / "compare" / "index.md", {"pairs": pairs[::-1]}),
+        ("reference.md.j2", site / "reference" / "index.md", {"groups": reference_groups(con)}),
+        ("home.md.j2", site / "index.md", {"latest": index[-1] if index else None}),
+    ]:
+        render_page(env, template, target, **context)
+        pages.append(target)
+    copy_plotly(site)
+    changed = nav.update(mkdocs_yml, nav_sections(releases, pairs))
+    return Outputs(pages, written, changed)
+
+
+def compare_pair(con, env, base: Release, head: Release, page: Path, pages: list[Path],
+                 written: list[Path]) -> dict[str, Any]:
+    writer = FigureWriter(page.parent.parent, f"{base.slug}-vs-{head.slug}", page)
+    try:
+        context = compare.compare_context(con, base, head, writer)
+    except UsageError as e:
+        # Two releases with no scenario in common still get a page that says so.
+        context = {"base": base, "head": head, "rows": [], "charts": [], "summary": None, "error": str(e)}
+    context.setdefault("error", None)
+    render_page(env, "compare.md.j2", page, diff=context, diff_rows=context["rows"],
+                stability_link=href(f"../results/{head.slug}.md#stability-across-repetitions"),
+                base_link=href(f"../results/{base.slug}.md"), head_link=href(f"../results/{head.slug}.md"))
+    pages.append(page)
+    written += writer.written
+    return context
+
+
+def reference_groups(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Published figures grouped by report, product, version and scenario."""
+    groups: dict[tuple, dict[str, Any]] = {}
+    for r in queries.reference_results(con):
+        key = (r["source"], r["product"], r["version"], r["scenario"], r["hardware"])
+        group = groups.setdefault(key, {"source": r["source"], "product": r["product"],
+                                        "version": r["version"], "scenario": r["scenario"],
+                                        "hardware": r["hardware"], "configurations": [],
+                                        "cells": {}, "notes": []})
+        if r["configuration"] not in group["configurations"]:
+            group["configurations"].append(r["configuration"])
+        group["cells"][(r["statistic"], r["unit"], r["configuration"])] = r["value"]
+        if r["note"] and r["note"] not in group["notes"]:
+            group["notes"].append(r["note"])
+    for group in groups.values():
+        statistics = list(dict.fromkeys((s, u) for s, u, _ in group["cells"]))
+        group["rows"] = [(s, u, [_published(group["cells"].get((s, u, c))) for c in group["configurations"]])
+                         for s, u in statistics]
+    return list(groups.values())
+
+
+def _published(value: float | None) -> str | None:
+    """A published figure as printed, without float noise."""
+    if value is None:
+        return None
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
+
+
+def nav_sections(releases: list[Release], pairs: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    results = [("All releases", "results/index.md")]
+    results += [(f"fixlab {r.version}", f"results/{r.slug}.md") for r in reversed(releases)]
+    comparisons = [("All comparisons", "compare/index.md")]
+    comparisons += [(f"{p['base'].version} vs {p['head'].version}", p["path"]) for p in reversed(pairs)]
+    return [("Results", results), ("Comparisons", comparisons),
+            ("Other engines", [("Published figures", "reference/index.md")])]
