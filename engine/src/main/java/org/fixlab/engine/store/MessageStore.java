@@ -1,0 +1,63 @@
+package org.fixlab.engine.store;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Keeps one session's sequence numbers and the messages it sent, so that a ResendRequest can be
+ * answered and a restarted process continues where it stopped.
+ *
+ * <p>Owned by the session's thread: implementations are not thread-safe. Every method on the hot
+ * path ({@link #storeSent}, the sequence number setters) must not allocate in steady state.
+ */
+public interface MessageStore extends AutoCloseable
+{
+    /** The MsgSeqNum(34) the session will put on its next outbound message. Starts at 1. */
+    int nextSenderSeqNum();
+
+    /** The MsgSeqNum(34) the session expects on the next inbound message. Starts at 1. */
+    int nextTargetSeqNum();
+
+    void nextSenderSeqNum(int seqNum);
+
+    void nextTargetSeqNum(int seqNum);
+
+    /**
+     * Records a complete outbound message (from 8= up to and including the SOH after 10=) under its
+     * MsgSeqNum and advances nothing else: the session sets the sequence numbers itself.
+     */
+    void storeSent(int seqNum, DirectBuffer buffer, int offset, int length);
+
+    /**
+     * Calls {@code handler} for every stored message with {@code fromSeqNum <= seqNum <= toSeqNum},
+     * in ascending order. Sequence numbers that were never stored (admin messages a store skips,
+     * messages evicted from a bounded store, or lost before a crash) are simply not reported: the
+     * session fills those holes with SequenceReset-GapFill. The buffer passed to the handler is only
+     * valid during the call.
+     *
+     * @return the number of messages reported.
+     */
+    int replay(int fromSeqNum, int toSeqNum, SentMessageHandler handler);
+
+    /** Both sequence numbers back to 1 and every stored message discarded (ResetSeqNumFlag, reset on disconnect). */
+    void reset();
+
+    /**
+     * Called on the session's duty cycle: under {@link SyncPolicy#INTERVAL} forces what was written
+     * since the last force if the interval has passed; otherwise nothing to do ({@link SyncPolicy#NONE}
+     * leaves it to the OS, {@link SyncPolicy#EVERY_MESSAGE} has forced already, memory has no device).
+     */
+    void flush();
+
+    /**
+     * Forces what the sync policy still owes, then releases files and mappings. Idempotent; every
+     * other method throws {@link IllegalStateException} afterwards.
+     */
+    @Override
+    void close();
+
+    @FunctionalInterface
+    interface SentMessageHandler
+    {
+        void onMessage(int seqNum, DirectBuffer buffer, int offset, int length);
+    }
+}
