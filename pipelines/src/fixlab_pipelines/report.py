@@ -10,7 +10,8 @@ import pandas as pd
 FORMATS = ("table", "csv", "json")
 
 
-def emit(frame: pd.DataFrame, fmt: str, out: TextIO = sys.stdout, banner: str = "") -> None:
+def emit(frame: pd.DataFrame, fmt: str, out: TextIO | None = None, banner: str = "") -> None:
+    out = out or sys.stdout  # looked up per call, so redirection (and test capture) works
     if fmt == "csv":
         frame.to_csv(out, index=False)
     elif fmt == "json":

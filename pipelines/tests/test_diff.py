@@ -1,0 +1,129 @@
+"""Diff: verdicts need effect and support, noise is not a regression, hardware must match."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import BASE_CAMPAIGN, HEAD_CAMPAIGN
+
+from fixlab_pipelines import cli, db, diff
+from fixlab_pipelines.errors import UsageError
+from fixlab_pipelines.ingest import ingest_paths
+
+
+def _verdicts(frame: pd.DataFrame, statistic: str) -> dict[tuple[str, str, str, str], str]:
+    rows = frame[frame.statistic == statistic]
+    return {(r.scenario, r.workload_mode, r.product, r.configuration): r.verdict for r in rows.itertuples()}
+
+
+def test_release_diff_finds_the_planted_changes(con) -> None:
+    frame = diff.compare(con, diff.parse_side(con, BASE_CAMPAIGN), diff.parse_side(con, HEAD_CAMPAIGN))
+    p50 = _verdicts(frame, "p50_ns")
+    assert p50[("rtt-echo", "paced", "fixlab", "optimized")] == "faster"
+    assert p50[("rtt-echo", "paced", "fixlab", "balanced")] == "faster"
+    assert p50[("internal-receive", "closed-loop", "fixlab", "optimized")] == "slower"
+    # Unchanged code (fixlab elsewhere, QuickFIX/J 2.3.1 on both sides): only noise.
+    for series in [("internal-send", "closed-loop", "fixlab", "optimized"),
+                   ("conversion-42-44", "paced", "fixlab", "optimized"),
+                   ("rtt-echo", "paced", "quickfixj", "default")]:
+        assert p50[series] == "no change", series
+    assert _verdicts(frame, "messages_per_second")[("throughput", "stream", "quickfixj", "default")] == "no change"
+    assert set(frame.base_versions[frame["product"] == "fixlab"]) == {"0.0.9"}
+    assert not frame.hardware_differs.any()
+
+
+def test_a_campaign_against_itself_is_all_no_change(con) -> None:
+    side = diff.parse_side(con, HEAD_CAMPAIGN)
+    frame = diff.compare(con, side, side)
+    assert set(frame.verdict) == {"no change"}
+    assert (frame.change_pct == 0).all()
+
+
+def test_large_noisy_change_without_support_is_no_change() -> None:
+    rng = np.random.default_rng(1)
+    low, high = diff.bootstrap_change(np.array([100.0, 160.0, 90.0]), np.array([95.0, 170.0, 140.0]), rng)
+    change = (405 / 3 - 350 / 3) / (350 / 3) * 100
+    assert change > 5 and low < 0 < high
+    assert diff.verdict("p99_ns", change, low, high, True, 5.0) == "no change"
+
+
+def test_small_supported_change_is_no_change() -> None:
+    assert diff.verdict("p50_ns", -2.0, -2.5, -1.5, True, 5.0) == "no change"
+    assert diff.verdict("p50_ns", -8.0, -9.0, -7.0, True, 5.0) == "faster"
+    assert diff.verdict("messages_per_second", -8.0, -9.0, -7.0, True, 5.0) == "slower"
+    assert diff.verdict("p50_ns", -8.0, -9.0, -7.0, False, 5.0) == "no change"
+
+
+def test_configuration_diff_pairs_configurations(con) -> None:
+    frame = diff.compare(con, diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=balanced"),
+                         diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=optimized"))
+    assert set(zip(frame.scenario, frame.workload_mode, frame["product"], strict=True)) == {
+        ("rtt-echo", "paced", "fixlab")}
+    assert set(frame[frame.statistic == "p50_ns"].verdict) == {"faster"}
+
+
+def test_a_side_spanning_campaigns_is_refused(con) -> None:
+    with pytest.raises(UsageError, match="several campaigns"):
+        diff.compare(con, diff.parse_side(con, "product=quickfixj"), diff.parse_side(con, "product=fixlab"))
+
+
+def test_unknown_side_is_refused(con) -> None:
+    with pytest.raises(UsageError, match="neither a release"):
+        diff.parse_side(con, "9.9.9")
+
+
+@pytest.fixture
+def other_hardware(runs: Path, tmp_path: Path) -> Path:
+    """The sample runs plus a copy of the 0.1.0 campaign taken on a different CPU."""
+    other = runs / "20261116T1000Z-otherbox"
+    shutil.copytree(runs / HEAD_CAMPAIGN, other)
+    for manifest in other.glob("*/manifest.json"):
+        data = json.loads(manifest.read_text())
+        data["campaign"] = other.name
+        for host in data["hardware"]["hosts"]:
+            host["cpu_model"] = "Intel(R) Xeon(R) Gold 6338"
+        manifest.write_text(json.dumps(data, indent=2))
+    path = tmp_path / "hw.duckdb"
+    con = db.connect(path)
+    assert {o.status for o in ingest_paths(con, [runs])} == {"ingested"}
+    con.close()
+    return path
+
+
+def test_different_hardware_is_refused(other_hardware: Path, capsys) -> None:
+    code = cli.main(["diff", "--db", str(other_hardware), HEAD_CAMPAIGN, "20261116T1000Z-otherbox"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "refusing to compare runs taken on different hardware" in err
+    assert "Intel(R) Xeon(R) Gold 6338" in err and "AMD EPYC" in err
+
+
+def test_different_hardware_can_be_compared_flagged(other_hardware: Path, capsys) -> None:
+    code = cli.main(["diff", "--db", str(other_hardware), "--allow-different-hardware", "--format", "json",
+                     HEAD_CAMPAIGN, "20261116T1000Z-otherbox"])
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)
+    assert code == 0
+    assert rows and all(r["hardware_differs"] for r in rows)
+    assert "DIFFERENT HARDWARE" in captured.err
+    code = cli.main(["diff", "--db", str(other_hardware), "--allow-different-hardware",
+                     HEAD_CAMPAIGN, "20261116T1000Z-otherbox"])
+    assert "!!! DIFFERENT HARDWARE" in capsys.readouterr().out
+
+
+def test_diff_outputs_for_scripts(loaded: Path, capsys) -> None:
+    assert cli.main(["diff", "--db", str(loaded), "--format", "csv", BASE_CAMPAIGN, HEAD_CAMPAIGN]) == 0
+    frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert {"scenario", "statistic", "base", "head", "change_pct", "ci_low_pct", "ci_high_pct",
+            "verdict", "hardware_differs"} <= set(frame.columns)
+    assert cli.main(["diff", "--db", str(loaded), "--format", "json", BASE_CAMPAIGN, HEAD_CAMPAIGN]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == len(frame)
+    assert cli.main(["diff", "--db", str(loaded), BASE_CAMPAIGN, HEAD_CAMPAIGN]) == 0
+    table = capsys.readouterr().out
+    assert "faster" in table and "slower" in table and "p50_us" in table
