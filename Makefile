@@ -1,0 +1,21 @@
+# fixlab entry points. Every target installs or builds what it needs.
+#   make run    the main job (see README)
+#   make test   every test: Java unit/system tests, FIX conformance, pipelines, site
+# Parts of the build live in mk/*.mk, one file per part of the project.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+SHARED ?= $(abspath $(ROOT)/../shared)
+
+include mk/java.mk
+include mk/python.mk
+include mk/site.mk
+
+.PHONY: help run test
+help:
+	@echo "make run    build, run the demo / main job"
+	@echo "make test   run every test (Java, conformance, pipelines, site)"
+
+test: test-java conformance-test test-python test-site
+	@echo "make test: all suites passed"

@@ -1,0 +1,242 @@
+package org.fixlab.engine.codec;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Flyweight decoder over one complete FIX message in a buffer. {@link #decode} records where each
+ * field's tag and value are; accessors read the values in place. Nothing is allocated per message:
+ * the field tables are sized once, by the maximum number of fields a message may have.
+ *
+ * <p>The view is only valid until the buffer is reused: callbacks that receive it must copy what
+ * they want to keep.
+ */
+public final class MessageDecoder
+{
+    /** The message was split into fields. Semantic checks (required tags, order, values) come later. */
+    public static final int OK = 0;
+    /** The bytes are not tag=value pairs separated by SOH (a tag that is not a number, no '='). */
+    public static final int GARBLED = 1;
+    /** More fields than the configured maximum. */
+    public static final int TOO_MANY_FIELDS = 2;
+
+    /** Marks a tag that is syntactically a number but does not fit an int, so it is reported as invalid. */
+    public static final int OVERSIZED_TAG = Integer.MIN_VALUE;
+
+    private final int[] tags;
+    private final int[] valueOffsets;
+    private final int[] valueLengths;
+    private DirectBuffer buffer;
+    private int offset;
+    private int length;
+    private int fieldCount;
+
+    public MessageDecoder(final int maxFields)
+    {
+        tags = new int[maxFields];
+        valueOffsets = new int[maxFields];
+        valueLengths = new int[maxFields];
+    }
+
+    public int decode(final DirectBuffer buffer, final int offset, final int length)
+    {
+        this.buffer = buffer;
+        this.offset = offset;
+        this.length = length;
+        this.fieldCount = 0;
+        final int end = offset + length;
+        int position = offset;
+        while (position < end)
+        {
+            int tag = 0;
+            boolean negative = false;
+            int digits = 0;
+            int tagStart = position;
+            byte b = buffer.getByte(position);
+            if (b == '-')
+            {
+                negative = true;
+                position++;
+                tagStart++;
+            }
+            while (position < end && (b = buffer.getByte(position)) != Fix.EQUALS)
+            {
+                final int digit = b - '0';
+                if (digit < 0 || digit > 9)
+                {
+                    return GARBLED;
+                }
+                if (digits < 10)
+                {
+                    tag = tag * 10 + digit;
+                }
+                digits++;
+                position++;
+            }
+            if (position == end || position == tagStart)
+            {
+                return GARBLED;
+            }
+            if (digits > 9)
+            {
+                tag = OVERSIZED_TAG;
+            }
+            position++; // '='
+            final int valueStart = position;
+            while (position < end && buffer.getByte(position) != Fix.SOH)
+            {
+                position++;
+            }
+            if (position == end)
+            {
+                return GARBLED;
+            }
+            if (fieldCount == tags.length)
+            {
+                return TOO_MANY_FIELDS;
+            }
+            tags[fieldCount] = negative && tag != OVERSIZED_TAG ? -tag : tag;
+            valueOffsets[fieldCount] = valueStart;
+            valueLengths[fieldCount] = position - valueStart;
+            fieldCount++;
+            position++; // SOH
+        }
+        return fieldCount == 0 ? GARBLED : OK;
+    }
+
+    public DirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    public int offset()
+    {
+        return offset;
+    }
+
+    public int length()
+    {
+        return length;
+    }
+
+    public int fieldCount()
+    {
+        return fieldCount;
+    }
+
+    public int tag(final int index)
+    {
+        return tags[index];
+    }
+
+    public int valueOffset(final int index)
+    {
+        return valueOffsets[index];
+    }
+
+    public int valueLength(final int index)
+    {
+        return valueLengths[index];
+    }
+
+    /** Index of the first field with this tag, or -1. */
+    public int indexOf(final int tag)
+    {
+        return indexOf(tag, 0);
+    }
+
+    public int indexOf(final int tag, final int fromIndex)
+    {
+        for (int i = fromIndex; i < fieldCount; i++)
+        {
+            if (tags[i] == tag)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public boolean has(final int tag)
+    {
+        return indexOf(tag) >= 0;
+    }
+
+    /** MsgType(35) when it is a single character (every admin type and most application types), else 0. */
+    public char msgTypeChar()
+    {
+        final int index = fieldCount > 2 && tags[2] == Fix.MSG_TYPE ? 2 : indexOf(Fix.MSG_TYPE);
+        return index >= 0 && valueLengths[index] == 1 ? (char)buffer.getByte(valueOffsets[index]) : 0;
+    }
+
+    /** The int value of the first field with this tag; {@code missingOrInvalid} if absent or not an int. */
+    public int intValue(final int tag, final int missingOrInvalid)
+    {
+        final int index = indexOf(tag);
+        return index < 0 ? missingOrInvalid : Ascii.parseInt(buffer, valueOffsets[index], valueLengths[index], missingOrInvalid);
+    }
+
+    public long longValue(final int tag, final long missingOrInvalid)
+    {
+        final int index = indexOf(tag);
+        return index < 0 ? missingOrInvalid : Ascii.parseLong(buffer, valueOffsets[index], valueLengths[index], missingOrInvalid);
+    }
+
+    /** A single-character value, or 0 if absent or longer. */
+    public char charValue(final int tag)
+    {
+        final int index = indexOf(tag);
+        return index >= 0 && valueLengths[index] == 1 ? (char)buffer.getByte(valueOffsets[index]) : 0;
+    }
+
+    /** True if the field is present with value 'Y'. */
+    public boolean isFlagSet(final int tag)
+    {
+        return charValue(tag) == 'Y';
+    }
+
+    /** A UTCTimestamp value in epoch nanoseconds, or {@link UtcTimestamps#INVALID}. */
+    public long timestampValue(final int tag)
+    {
+        final int index = indexOf(tag);
+        return index < 0 ? UtcTimestamps.INVALID : UtcTimestamps.decode(buffer, valueOffsets[index], valueLengths[index]);
+    }
+
+    public boolean valueEquals(final int index, final byte[] expected)
+    {
+        return Ascii.equals(buffer, valueOffsets[index], valueLengths[index], expected);
+    }
+
+    /** Copies the value into {@code sb} (ASCII); garbage-free when sb has capacity. */
+    public StringBuilder appendValue(final int index, final StringBuilder sb)
+    {
+        for (int i = valueOffsets[index], end = i + valueLengths[index]; i < end; i++)
+        {
+            sb.append((char)buffer.getByte(i));
+        }
+        return sb;
+    }
+
+    /** The value as a String: allocates, so meant for admin paths, logging and tests. Null if absent. */
+    public String stringValue(final int tag)
+    {
+        final int index = indexOf(tag);
+        return index < 0 ? null : buffer.getStringWithoutLengthAscii(valueOffsets[index], valueLengths[index]);
+    }
+
+    /** The whole message with SOH shown as '|', for logs and tests. */
+    public StringBuilder appendTo(final StringBuilder sb)
+    {
+        for (int i = offset, end = offset + length; i < end; i++)
+        {
+            final byte b = buffer.getByte(i);
+            sb.append(b == Fix.SOH ? '|' : (char)b);
+        }
+        return sb;
+    }
+
+    @Override
+    public String toString()
+    {
+        return appendTo(new StringBuilder(length)).toString();
+    }
+}

@@ -1,0 +1,241 @@
+package org.fixlab.engine.codec;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Builds the part of a message the application owns: MsgType, any extra header fields (for example
+ * OnBehalfOfCompID or PossResend) and the body. The session adds BeginString, BodyLength, the
+ * standard header (CompIDs, MsgSeqNum, SendingTime) and CheckSum when it frames the message, so the
+ * same encoder can be sent on any session. Reuse one encoder: {@link #reset} clears it without
+ * allocating.
+ */
+public final class MessageEncoder
+{
+    private final UnsafeBuffer body;
+    private final UnsafeBuffer header;
+    private final byte[] msgType = new byte[16];
+    private int msgTypeLength;
+    private int bodyLength;
+    private int headerLength;
+
+    public MessageEncoder()
+    {
+        this(4096);
+    }
+
+    public MessageEncoder(final int capacity)
+    {
+        body = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
+        header = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.min(capacity, 1024)));
+    }
+
+    /** Starts a new message of the given type. */
+    public MessageEncoder reset(final char type)
+    {
+        msgType[0] = (byte)type;
+        msgTypeLength = 1;
+        bodyLength = 0;
+        headerLength = 0;
+        return this;
+    }
+
+    public MessageEncoder reset(final CharSequence type)
+    {
+        if (type.length() == 0 || type.length() > msgType.length)
+        {
+            throw new IllegalArgumentException("MsgType must have 1.." + msgType.length + " characters: '" + type + "'");
+        }
+        for (int i = 0; i < type.length(); i++)
+        {
+            msgType[i] = (byte)type.charAt(i);
+        }
+        msgTypeLength = type.length();
+        bodyLength = 0;
+        headerLength = 0;
+        return this;
+    }
+
+    /** Starts a new message with the type found at a decoded field. */
+    public MessageEncoder reset(final DirectBuffer src, final int offset, final int length)
+    {
+        if (length == 0 || length > msgType.length)
+        {
+            throw new IllegalArgumentException("MsgType must have 1.." + msgType.length + " characters");
+        }
+        src.getBytes(offset, msgType, 0, length);
+        msgTypeLength = length;
+        bodyLength = 0;
+        headerLength = 0;
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final int value)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        bodyLength += body.putIntAscii(bodyLength, value);
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final long value)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        bodyLength += body.putLongAscii(bodyLength, value);
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final char value)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        body.putByte(bodyLength++, (byte)value);
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final boolean value)
+    {
+        return append(tag, value ? 'Y' : 'N');
+    }
+
+    public MessageEncoder append(final int tag, final CharSequence value)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        for (int i = 0, n = value.length(); i < n; i++)
+        {
+            body.putByte(bodyLength++, (byte)value.charAt(i));
+        }
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final byte[] value)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        body.putBytes(bodyLength, value);
+        bodyLength += value.length;
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder append(final int tag, final DirectBuffer src, final int offset, final int length)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        body.putBytes(bodyLength, src, offset, length);
+        bodyLength += length;
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    /** A decimal {@code mantissa * 10^-scale}, for Price and Qty fields, without floating point. */
+    public MessageEncoder appendDecimal(final int tag, final long mantissa, final int scale)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        if (scale <= 0)
+        {
+            bodyLength += body.putLongAscii(bodyLength, mantissa);
+        }
+        else
+        {
+            long abs = Math.abs(mantissa);
+            if (mantissa < 0)
+            {
+                body.putByte(bodyLength++, (byte)'-');
+            }
+            long divisor = 1;
+            for (int i = 0; i < scale; i++)
+            {
+                divisor *= 10;
+            }
+            bodyLength += body.putLongAscii(bodyLength, abs / divisor);
+            body.putByte(bodyLength++, (byte)'.');
+            Ascii.putPadded(body, bodyLength, (int)(abs % divisor), scale);
+            bodyLength += scale;
+        }
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder appendTimestamp(final int tag, final long epochNanos, final TimestampPrecision precision)
+    {
+        bodyLength = putTag(body, bodyLength, tag);
+        bodyLength += UtcTimestamps.encode(body, bodyLength, epochNanos, precision);
+        body.putByte(bodyLength++, Fix.SOH);
+        return this;
+    }
+
+    /** Copies complete {@code tag=value<SOH>} fields verbatim into the body. */
+    public MessageEncoder appendRaw(final DirectBuffer src, final int offset, final int length)
+    {
+        body.putBytes(bodyLength, src, offset, length);
+        bodyLength += length;
+        return this;
+    }
+
+    /** An extra header field, written by the session right after the standard header. */
+    public MessageEncoder appendHeader(final int tag, final DirectBuffer src, final int offset, final int length)
+    {
+        headerLength = putTag(header, headerLength, tag);
+        header.putBytes(headerLength, src, offset, length);
+        headerLength += length;
+        header.putByte(headerLength++, Fix.SOH);
+        return this;
+    }
+
+    public MessageEncoder appendHeader(final int tag, final CharSequence value)
+    {
+        headerLength = putTag(header, headerLength, tag);
+        for (int i = 0, n = value.length(); i < n; i++)
+        {
+            header.putByte(headerLength++, (byte)value.charAt(i));
+        }
+        header.putByte(headerLength++, Fix.SOH);
+        return this;
+    }
+
+    public byte[] msgType()
+    {
+        return msgType;
+    }
+
+    public int msgTypeLength()
+    {
+        return msgTypeLength;
+    }
+
+    /** The single-character MsgType, or 0 for longer types. */
+    public char msgTypeChar()
+    {
+        return msgTypeLength == 1 ? (char)msgType[0] : 0;
+    }
+
+    public DirectBuffer body()
+    {
+        return body;
+    }
+
+    public int bodyLength()
+    {
+        return bodyLength;
+    }
+
+    public DirectBuffer extraHeader()
+    {
+        return header;
+    }
+
+    public int extraHeaderLength()
+    {
+        return headerLength;
+    }
+
+    private static int putTag(final UnsafeBuffer buffer, final int position, final int tag)
+    {
+        final int p = position + buffer.putIntAscii(position, tag);
+        buffer.putByte(p, Fix.EQUALS);
+        return p + 1;
+    }
+}

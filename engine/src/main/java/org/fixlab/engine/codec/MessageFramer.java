@@ -1,0 +1,156 @@
+package org.fixlab.engine.codec;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Finds message boundaries in an inbound byte stream the way FIX engines conventionally do: find
+ * {@code 8=}, read BodyLength(9), expect {@code 10=nnn<SOH>} right after the body. A frame whose
+ * CheckSum is not where BodyLength says is garbled: the bytes up to the end of the claimed body are
+ * dropped and the search resumes at the next {@code 8=FIX}, as QuickFIX/J does, so one bad length
+ * costs at most the messages it overlaps.
+ */
+public final class MessageFramer
+{
+    public static final int NEED_MORE = 0;
+    public static final int FRAME = 1;
+    public static final int GARBLED = 2;
+    /** BodyLength larger than the configured maximum message size: the connection cannot be trusted. */
+    public static final int TOO_LARGE = 3;
+
+    private static final int TRAILER_LENGTH = 7; // 10=nnn<SOH>
+
+    private final int maxMessageSize;
+    private int frameStart;
+    private int frameLength;
+    private int resumeAt;
+
+    public MessageFramer(final int maxMessageSize)
+    {
+        this.maxMessageSize = maxMessageSize;
+    }
+
+    /**
+     * Scans {@code [offset, end)}. On FRAME the message is {@link #frameStart()}..+{@link #frameLength()};
+     * on every result {@link #resumeAt()} says how far the caller may discard (bytes before it are done).
+     */
+    public int scan(final DirectBuffer buffer, final int offset, final int end)
+    {
+        final int start = seekBeginString(buffer, offset, end);
+        frameStart = start;
+        frameLength = 0;
+        if (start < 0)
+        {
+            // keep a possible partial "8=FIX" at the tail
+            resumeAt = Math.max(offset, end - 4);
+            frameStart = resumeAt;
+            return NEED_MORE;
+        }
+        resumeAt = start;
+        int position = start + 2;
+        while (position < end && buffer.getByte(position) != Fix.SOH)
+        {
+            position++;
+        }
+        if (position + 3 > end)
+        {
+            return NEED_MORE;
+        }
+        position++;
+        if (buffer.getByte(position) != '9' || buffer.getByte(position + 1) != '=')
+        {
+            resumeAt = start + 1;
+            return GARBLED;
+        }
+        position += 2;
+        int bodyLength = 0;
+        int digits = 0;
+        byte b;
+        while (position < end && (b = buffer.getByte(position)) != Fix.SOH)
+        {
+            final int digit = b - '0';
+            if (digit < 0 || digit > 9 || digits > 9)
+            {
+                resumeAt = start + 1;
+                return GARBLED;
+            }
+            bodyLength = bodyLength * 10 + digit;
+            digits++;
+            position++;
+        }
+        if (position == end)
+        {
+            return NEED_MORE;
+        }
+        if (digits == 0)
+        {
+            resumeAt = start + 1;
+            return GARBLED;
+        }
+        final int bodyStart = position + 1;
+        final long total = (long)bodyStart - start + bodyLength + TRAILER_LENGTH;
+        if (total > maxMessageSize)
+        {
+            resumeAt = start + 1;
+            return TOO_LARGE;
+        }
+        final int trailer = bodyStart + bodyLength;
+        if (trailer + TRAILER_LENGTH > end)
+        {
+            return NEED_MORE;
+        }
+        if (buffer.getByte(trailer) != '1' || buffer.getByte(trailer + 1) != '0' || buffer.getByte(trailer + 2) != '=' ||
+            buffer.getByte(trailer + TRAILER_LENGTH - 1) != Fix.SOH)
+        {
+            resumeAt = trailer;
+            return GARBLED;
+        }
+        frameLength = trailer + TRAILER_LENGTH - start;
+        resumeAt = trailer + TRAILER_LENGTH;
+        return FRAME;
+    }
+
+    /** Reads the three CheckSum digits of a framed message, -1 if they are not digits. */
+    public static int declaredChecksum(final DirectBuffer buffer, final int frameStart, final int frameLength)
+    {
+        return Ascii.parseInt(buffer, frameStart + frameLength - 4, 3, -1);
+    }
+
+    /** True when the frame's CheckSum field matches its bytes. */
+    public static boolean checksumValid(final DirectBuffer buffer, final int frameStart, final int frameLength)
+    {
+        final int declared = declaredChecksum(buffer, frameStart, frameLength);
+        return declared >= 0 && declared == Checksum.compute(buffer, frameStart, frameLength - TRAILER_LENGTH);
+    }
+
+    public int frameStart()
+    {
+        return frameStart;
+    }
+
+    public int frameLength()
+    {
+        return frameLength;
+    }
+
+    public int resumeAt()
+    {
+        return resumeAt;
+    }
+
+    private static int seekBeginString(final DirectBuffer buffer, final int offset, final int end)
+    {
+        for (int i = offset; i + 4 < end; i++)
+        {
+            if (buffer.getByte(i) == '8' && buffer.getByte(i + 1) == '=' && buffer.getByte(i + 2) == 'F' &&
+                buffer.getByte(i + 3) == 'I' && buffer.getByte(i + 4) == 'X')
+            {
+                // "8=FIX" must start a field: at the stream start or right after an SOH
+                if (i == offset || buffer.getByte(i - 1) == Fix.SOH)
+                {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+}

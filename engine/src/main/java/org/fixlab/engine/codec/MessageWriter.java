@@ -1,0 +1,130 @@
+package org.fixlab.engine.codec;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Frames one outbound message of a session: BeginString, BodyLength, the standard header, the
+ * caller's extra header and body, and CheckSum. BodyLength is computed up front from the lengths of
+ * the parts, so the message is written once, front to back, straight into the transport's buffer.
+ */
+public final class MessageWriter
+{
+    private final byte[] beginStringField;   // "8=FIX.4.4<SOH>9="
+    private final byte[] senderField;        // "49=SENDER<SOH>"
+    private final byte[] targetField;        // "56=TARGET<SOH>"
+    private final TimestampPrecision precision;
+
+    public MessageWriter(final FixVersion version, final String senderCompId, final String targetCompId,
+        final TimestampPrecision precision)
+    {
+        this.beginStringField = ascii("8=" + version.beginString() + "\u00019=");
+        this.senderField = ascii("49=" + senderCompId + "\u0001");
+        this.targetField = ascii("56=" + targetCompId + "\u0001");
+        this.precision = precision;
+    }
+
+    /** Total bytes {@link #write} will produce for these part lengths. */
+    public int length(final int msgTypeLength, final int seqNum, final boolean possDup, final int origSendingTimeLength,
+        final int extraHeaderLength, final int bodyLength)
+    {
+        final int bodyLengthValue = bodyLength(msgTypeLength, seqNum, possDup, origSendingTimeLength, extraHeaderLength, bodyLength);
+        return beginStringField.length + Ascii.digits(bodyLengthValue) + 1 + bodyLengthValue + 7;
+    }
+
+    /**
+     * Writes the message at {@code offset}; returns its length. {@code origSendingTime} is copied
+     * as OrigSendingTime(122) when possDup is set and its length is positive.
+     */
+    public int write(final MutableDirectBuffer out, final int offset,
+        final byte[] msgType, final int msgTypeLength, final int seqNum, final long sendingTimeNanos,
+        final boolean possDup, final DirectBuffer origSendingTime, final int origOffset, final int origLength,
+        final DirectBuffer extraHeader, final int extraHeaderLength, final DirectBuffer body, final int bodyLength)
+    {
+        final int bodyLengthValue = bodyLength(msgTypeLength, seqNum, possDup, origLength, extraHeaderLength, bodyLength);
+        int p = offset;
+        out.putBytes(p, beginStringField);
+        p += beginStringField.length;
+        p += out.putNaturalIntAscii(p, bodyLengthValue);
+        out.putByte(p++, Fix.SOH);
+        out.putByte(p++, (byte)'3');
+        out.putByte(p++, (byte)'5');
+        out.putByte(p++, Fix.EQUALS);
+        out.putBytes(p, msgType, 0, msgTypeLength);
+        p += msgTypeLength;
+        out.putByte(p++, Fix.SOH);
+        out.putBytes(p, senderField);
+        p += senderField.length;
+        out.putBytes(p, targetField);
+        p += targetField.length;
+        out.putByte(p++, (byte)'3');
+        out.putByte(p++, (byte)'4');
+        out.putByte(p++, Fix.EQUALS);
+        p += out.putNaturalIntAscii(p, seqNum);
+        out.putByte(p++, Fix.SOH);
+        if (possDup)
+        {
+            out.putByte(p++, (byte)'4');
+            out.putByte(p++, (byte)'3');
+            out.putByte(p++, Fix.EQUALS);
+            out.putByte(p++, (byte)'Y');
+            out.putByte(p++, Fix.SOH);
+        }
+        out.putByte(p++, (byte)'5');
+        out.putByte(p++, (byte)'2');
+        out.putByte(p++, Fix.EQUALS);
+        p += UtcTimestamps.encode(out, p, sendingTimeNanos, precision);
+        out.putByte(p++, Fix.SOH);
+        if (possDup && origLength > 0)
+        {
+            out.putByte(p++, (byte)'1');
+            out.putByte(p++, (byte)'2');
+            out.putByte(p++, (byte)'2');
+            out.putByte(p++, Fix.EQUALS);
+            out.putBytes(p, origSendingTime, origOffset, origLength);
+            p += origLength;
+            out.putByte(p++, Fix.SOH);
+        }
+        if (extraHeaderLength > 0)
+        {
+            out.putBytes(p, extraHeader, 0, extraHeaderLength);
+            p += extraHeaderLength;
+        }
+        if (bodyLength > 0)
+        {
+            out.putBytes(p, body, 0, bodyLength);
+            p += bodyLength;
+        }
+        final int checksum = Checksum.compute(out, offset, p - offset);
+        out.putByte(p++, (byte)'1');
+        out.putByte(p++, (byte)'0');
+        out.putByte(p++, Fix.EQUALS);
+        Ascii.putPadded(out, p, checksum, 3);
+        p += 3;
+        out.putByte(p++, Fix.SOH);
+        return p - offset;
+    }
+
+    private int bodyLength(final int msgTypeLength, final int seqNum, final boolean possDup, final int origSendingTimeLength,
+        final int extraHeaderLength, final int bodyLength)
+    {
+        int length = 4 + msgTypeLength;                          // 35=x<SOH>
+        length += senderField.length + targetField.length;
+        length += 4 + Ascii.digits(seqNum);                       // 34=n<SOH>
+        length += 4 + precision.length();                         // 52=t<SOH>
+        if (possDup)
+        {
+            length += 5;                                          // 43=Y<SOH>
+            if (origSendingTimeLength > 0)
+            {
+                length += 5 + origSendingTimeLength;              // 122=t<SOH>
+            }
+        }
+        return length + extraHeaderLength + bodyLength;
+    }
+
+    private static byte[] ascii(final String s)
+    {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,382 @@
+package org.fixlab.engine.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+
+import org.fixlab.engine.codec.TimestampPrecision;
+
+/**
+ * Every engine option in one object. Each option has a key (as written in {@code engine.properties}),
+ * a default per {@link Preset}, and a one-line description; {@link #options()} lists them all, which
+ * is what the configuration reference is generated from. Values are checked when set: an unknown key
+ * or a bad value is refused with a message naming the key.
+ *
+ * <p>Load with {@link #load(Path)} or {@link #fromProperties(Properties)}, or start from
+ * {@link #preset(Preset)} and call {@link #set(String, String)}.
+ */
+public final class EngineConfiguration
+{
+    public static final String PRESET_KEY = "preset";
+
+    private static final Map<String, EngineOption> OPTIONS = new LinkedHashMap<>();
+
+    private static void option(final String key, final String balanced, final String optimized, final String doc)
+    {
+        OPTIONS.put(key, new EngineOption(key, balanced, optimized, doc));
+    }
+
+    static
+    {
+        // transport
+        option("tcpNoDelay", "false", "true", "TCP_NODELAY: true turns Nagle's algorithm off (send small messages at once)");
+        option("socketSendBufferSize", "262144", "1048576", "SO_SNDBUF in bytes, 0 for the OS default");
+        option("socketReceiveBufferSize", "262144", "1048576", "SO_RCVBUF in bytes, 0 for the OS default");
+        option("inboundBufferSize", "262144", "262144", "bytes read from a socket per connection before messages are cut out");
+        option("outboundBufferSize", "262144", "1048576", "bytes of outbound messages buffered per connection; full means back-pressure");
+        option("maxMessageSize", "65536", "65536", "largest inbound message in bytes; a longer BodyLength closes the connection");
+        option("maxFieldsPerMessage", "1024", "1024", "most fields one message may have");
+        option("maxPendingConnections", "64", "64", "accepted connections that have not logged on yet; more are closed at once");
+        option("reconnectIntervalMs", "1000", "1000", "initiator: first pause before reconnecting; doubles per failure");
+        option("reconnectMaxIntervalMs", "30000", "30000", "initiator: longest pause between reconnect attempts");
+        // threading
+        option("idleStrategy", "backoff", "busy-spin", "engine thread when idle: busy-spin, yielding, backoff or sleeping");
+        option("cpuAffinity", "false", "true", "pin the engine thread to a CPU (OpenHFT Affinity); falls back to unpinned with one log line");
+        option("cpuAffinityCpu", "-1", "-1", "CPU to pin to; -1 lets Affinity pick the last free one");
+        // store
+        option("storeType", "file", "memory", "message store: memory, file or mapped (memory-mapped file)");
+        option("storeDirectory", "fixlab-store", "fixlab-store", "directory of file and mapped stores");
+        option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
+        option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
+        option("memoryStoreCapacity", "67108864", "67108864", "bytes of sent messages a memory store keeps for resends; older ones are gap-filled");
+        // validation
+        option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
+        option("validateGarbledMessage", "true", "false", "drop inbound messages whose first fields are not 8, 9, 35 or that do not parse");
+        option("validateDictionary", "false", "false", "validate against a data dictionary: required fields, enums, formats, order, groups");
+        option("dictionaryFile", "", "", "QuickFIX-format XML dictionary; empty uses the standard FIX42.xml/FIX44.xml");
+        option("validateUserDefinedFields", "true", "true", "with a dictionary: reject tags >= 5000 that it does not define");
+        option("checkCompId", "true", "true", "reject and log out on a SenderCompID/TargetCompID that is not the session's");
+        option("checkLatency", "true", "false", "reject and log out on a SendingTime(52) too far from our clock");
+        option("maxLatencySeconds", "120", "120", "with checkLatency, the largest accepted clock difference");
+        // session
+        option("heartbeatIntervalSeconds", "30", "30", "HeartBtInt(108) an initiator proposes");
+        option("testRequestDelayMultiplier", "0.5", "0.5", "send TestRequest after (1 + this) x HeartBtInt of silence");
+        option("heartbeatTimeoutMultiplier", "1.4", "1.4", "disconnect after (1 + this) x HeartBtInt of silence");
+        option("logonTimeoutSeconds", "10", "10", "close a connection that has not completed Logon in this time");
+        option("logoutTimeoutSeconds", "2", "2", "close after our Logout if the peer does not answer in this time");
+        option("resetOnLogon", "false", "false", "start both sequence numbers at 1 on every Logon");
+        option("resetOnLogout", "false", "false", "start both sequence numbers at 1 after a Logout");
+        option("resetOnDisconnect", "false", "false", "start both sequence numbers at 1 whenever the connection drops");
+        option("timestampPrecision", "millis", "millis", "SendingTime precision: seconds, millis, micros or nanos");
+        option("resendChunkMessages", "256", "256", "messages replayed per duty cycle when answering a ResendRequest");
+        option("maxQueuedInboundBytes", "4194304", "4194304", "bytes of early messages held while a sequence gap is filled");
+    }
+
+    private final Preset preset;
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    private EngineConfiguration(final Preset preset)
+    {
+        this.preset = preset;
+        for (final EngineOption option : OPTIONS.values())
+        {
+            values.put(option.key(), option.defaultFor(preset));
+        }
+    }
+
+    public static EngineConfiguration preset(final Preset preset)
+    {
+        return new EngineConfiguration(preset);
+    }
+
+    /** Every option, in documentation order. */
+    public static List<EngineOption> options()
+    {
+        return Collections.unmodifiableList(new ArrayList<>(OPTIONS.values()));
+    }
+
+    public static EngineConfiguration load(final Path file)
+    {
+        final Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1))
+        {
+            properties.load(reader);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException(file + ": cannot be read: " + ex.getMessage(), ex);
+        }
+        try
+        {
+            return fromProperties(properties);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    public static EngineConfiguration load(final InputStream in, final String name)
+    {
+        final Properties properties = new Properties();
+        try
+        {
+            properties.load(in);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException(name + ": cannot be read: " + ex.getMessage(), ex);
+        }
+        return fromProperties(properties);
+    }
+
+    /** The preset named by {@code preset} (default balanced), then every other key applied on top. */
+    public static EngineConfiguration fromProperties(final Properties properties)
+    {
+        final String presetName = properties.getProperty(PRESET_KEY, "balanced").trim();
+        final EngineConfiguration configuration = preset(Preset.of(presetName));
+        for (final String key : new TreeSet<>(properties.stringPropertyNames()))
+        {
+            if (!key.equals(PRESET_KEY))
+            {
+                configuration.set(key, properties.getProperty(key).trim());
+            }
+        }
+        return configuration;
+    }
+
+    /** Sets one option; refuses an unknown key or a value of the wrong kind, naming the key. */
+    public EngineConfiguration set(final String key, final String value)
+    {
+        final EngineOption option = OPTIONS.get(key);
+        if (option == null)
+        {
+            throw new IllegalArgumentException("unknown key '" + key + "' (known keys: " + String.join(", ", OPTIONS.keySet()) + ")");
+        }
+        values.put(key, value);
+        try
+        {
+            validate(key);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            values.put(key, option.defaultFor(preset));
+            throw new IllegalArgumentException(key + ": " + ex.getMessage(), ex);
+        }
+        return this;
+    }
+
+    private void validate(final String key)
+    {
+        switch (key)
+        {
+            case "idleStrategy":
+                idleStrategy();
+                break;
+            case "storeType":
+                storeType();
+                break;
+            case "storeSyncPolicy":
+                storeSyncPolicy();
+                break;
+            case "timestampPrecision":
+                timestampPrecision();
+                break;
+            case "storeDirectory":
+            case "dictionaryFile":
+                break;
+            case "testRequestDelayMultiplier":
+            case "heartbeatTimeoutMultiplier":
+                positiveDouble(key);
+                break;
+            case "cpuAffinityCpu":
+                integer(key, -1, 4096);
+                break;
+            case "socketSendBufferSize":
+            case "socketReceiveBufferSize":
+                integer(key, 0, Integer.MAX_VALUE);
+                break;
+            case "maxLatencySeconds":
+            case "heartbeatIntervalSeconds":
+            case "logonTimeoutSeconds":
+            case "logoutTimeoutSeconds":
+            case "reconnectIntervalMs":
+            case "reconnectMaxIntervalMs":
+            case "storeSyncIntervalMs":
+                integer(key, 1, Integer.MAX_VALUE);
+                break;
+            case "inboundBufferSize":
+            case "outboundBufferSize":
+            case "maxMessageSize":
+            case "memoryStoreCapacity":
+            case "maxQueuedInboundBytes":
+                integer(key, 1024, Integer.MAX_VALUE);
+                break;
+            case "maxFieldsPerMessage":
+            case "maxPendingConnections":
+            case "resendChunkMessages":
+                integer(key, 1, 1_000_000);
+                break;
+            default:
+                bool(key);
+                break;
+        }
+    }
+
+    // ---- typed accessors -------------------------------------------------------------------
+
+    public Preset presetName()
+    {
+        return preset;
+    }
+
+    public String value(final String key)
+    {
+        if (!OPTIONS.containsKey(key))
+        {
+            throw new IllegalArgumentException("unknown key '" + key + "'");
+        }
+        return values.get(key);
+    }
+
+    public boolean bool(final String key)
+    {
+        final String value = value(key);
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("Y") || value.equalsIgnoreCase("yes"))
+        {
+            return true;
+        }
+        if (value.equalsIgnoreCase("false") || value.equalsIgnoreCase("N") || value.equalsIgnoreCase("no"))
+        {
+            return false;
+        }
+        throw new IllegalArgumentException("'" + value + "' is not a boolean (true or false)");
+    }
+
+    public int integer(final String key, final int min, final int max)
+    {
+        final String value = value(key);
+        final int parsed;
+        try
+        {
+            parsed = Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("'" + value + "' is not an integer");
+        }
+        if (parsed < min || parsed > max)
+        {
+            throw new IllegalArgumentException(parsed + " is out of range " + min + ".." + max);
+        }
+        return parsed;
+    }
+
+    public int integer(final String key)
+    {
+        return Integer.parseInt(value(key));
+    }
+
+    private double positiveDouble(final String key)
+    {
+        final String value = value(key);
+        try
+        {
+            final double parsed = Double.parseDouble(value);
+            if (!(parsed > 0) || Double.isInfinite(parsed))
+            {
+                throw new IllegalArgumentException(value + " must be a positive number");
+            }
+            return parsed;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("'" + value + "' is not a number");
+        }
+    }
+
+    public boolean tcpNoDelay()
+    {
+        return bool("tcpNoDelay");
+    }
+
+    public IdleStrategyType idleStrategy()
+    {
+        return IdleStrategyType.of(value("idleStrategy"));
+    }
+
+    public String storeType()
+    {
+        final String type = value("storeType").toLowerCase(java.util.Locale.ROOT);
+        if (!type.equals("memory") && !type.equals("file") && !type.equals("mapped"))
+        {
+            throw new IllegalArgumentException("'" + type + "' is not a store type (expected memory, file or mapped)");
+        }
+        return type;
+    }
+
+    public String storeSyncPolicy()
+    {
+        final String policy = value("storeSyncPolicy").toLowerCase(java.util.Locale.ROOT);
+        if (!policy.equals("none") && !policy.equals("every-message") && !policy.equals("interval"))
+        {
+            throw new IllegalArgumentException("'" + policy + "' is not a sync policy (expected none, every-message or interval)");
+        }
+        return policy;
+    }
+
+    public Path storeDirectory()
+    {
+        return Path.of(value("storeDirectory"));
+    }
+
+    public TimestampPrecision timestampPrecision()
+    {
+        final String value = value("timestampPrecision");
+        for (final TimestampPrecision precision : TimestampPrecision.values())
+        {
+            if (precision.name().equalsIgnoreCase(value))
+            {
+                return precision;
+            }
+        }
+        throw new IllegalArgumentException("'" + value + "' is not a precision (expected seconds, millis, micros or nanos)");
+    }
+
+    public double testRequestDelayMultiplier()
+    {
+        return positiveDouble("testRequestDelayMultiplier");
+    }
+
+    public double heartbeatTimeoutMultiplier()
+    {
+        return positiveDouble("heartbeatTimeoutMultiplier");
+    }
+
+    /** The effective values, one {@code key=value} per line, for the start-up log and run manifests. */
+    public String describe()
+    {
+        final StringBuilder sb = new StringBuilder("preset=").append(preset.name().toLowerCase(java.util.Locale.ROOT)).append('\n');
+        values.forEach((key, value) -> sb.append(key).append('=').append(value).append('\n'));
+        return sb.toString();
+    }
+
+    /** The effective values as a map (insertion ordered), for manifests. */
+    public Map<String, String> effectiveValues()
+    {
+        final Map<String, String> copy = new LinkedHashMap<>();
+        copy.put(PRESET_KEY, preset.name().toLowerCase(java.util.Locale.ROOT));
+        copy.putAll(values);
+        return copy;
+    }
+}

@@ -1,0 +1,10 @@
+package org.fixlab.engine.config;
+
+/** One documented option of {@code engine.properties}: its key, its default in each preset, what it does. */
+public record EngineOption(String key, String balancedDefault, String optimizedDefault, String description)
+{
+    public String defaultFor(final Preset preset)
+    {
+        return preset == Preset.OPTIMIZED ? optimizedDefault : balancedDefault;
+    }
+}

@@ -1,0 +1,897 @@
+package org.fixlab.engine.session;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.Fix;
+import org.fixlab.engine.codec.FixVersion;
+import org.fixlab.engine.codec.MessageDecoder;
+import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.codec.MessageFramer;
+import org.fixlab.engine.codec.MessageWriter;
+import org.fixlab.engine.codec.MsgTypes;
+import org.fixlab.engine.codec.UtcTimestamps;
+import org.fixlab.engine.store.MessageStore;
+
+/**
+ * One FIX session: the state machine of the session layer (Logon, Heartbeat, TestRequest,
+ * ResendRequest, SequenceReset, Reject, Logout) over a {@link SessionTransport}.
+ *
+ * <p>A session should only be accessed on the thread that owns it: the engine's duty cycle, or the
+ * application thread that polls the engine. Nothing here is synchronized. Inbound messages arrive
+ * through {@link #onMessage}, timers advance through {@link #doWork}, and the application sends
+ * with {@link #trySend}, which never blocks: a full outbound buffer is reported as
+ * {@link SendResult#BACK_PRESSURED}.
+ */
+public final class Session
+{
+    private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final int MISSING = Integer.MIN_VALUE;
+
+    private final SessionId id;
+    private final SessionRole role;
+    private final SessionSettings settings;
+    private final MessageStore store;
+    private final Application application;
+    private final EpochNanoClock clock;
+    private final SessionLog log;
+    private final MessageWriter writer;
+    private final MessageDecoder decoder;
+    private final MessageEncoder admin = new MessageEncoder(1024);
+    private final Rejection rejection = new Rejection();
+    private final InboundQueue queue;
+    private final ResendResponder resender;
+    private final MessageValidator validator;
+    private final boolean fix42;
+    private final byte[] senderCompIdBytes;
+    private final byte[] targetCompIdBytes;
+    private final UnsafeBuffer timestampScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+
+    private SessionTransport transport;
+    private SessionState state = SessionState.DISCONNECTED;
+    private boolean logonReceived;
+    private boolean logonSent;
+    private boolean resetRequestedByUs;
+    private long heartbeatIntervalNanos;
+    private long connectedAtNanos;
+    private long lastSentNanos;
+    private long lastReceivedNanos;
+    private long logoutSentAtNanos;
+    private boolean testRequestOutstanding;
+    private int nextSenderSeqNum;
+    private int nextTargetSeqNum;
+    /** Highest MsgSeqNum asked for in our outstanding ResendRequest, 0 when none is outstanding. */
+    private int resendRequestedUpTo;
+    private boolean processingQueue;
+    private String disconnectReason;
+
+    public Session(final SessionId id, final SessionRole role, final SessionSettings settings, final MessageStore store,
+        final Application application, final EpochNanoClock clock, final SessionLog log, final int maxFieldsPerMessage)
+    {
+        this.id = id;
+        this.role = role;
+        this.settings = settings;
+        this.store = store;
+        this.application = application;
+        this.clock = clock;
+        this.log = log;
+        this.writer = new MessageWriter(id.version(), id.senderCompId(), id.targetCompId(), settings.timestampPrecision());
+        this.decoder = new MessageDecoder(maxFieldsPerMessage);
+        this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
+        this.resender = new ResendResponder(this, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
+        this.validator = settings.validator();
+        this.fix42 = id.version() == FixVersion.FIX42;
+        this.senderCompIdBytes = asciiBytes(id.senderCompId());
+        this.targetCompIdBytes = asciiBytes(id.targetCompId());
+        this.nextSenderSeqNum = store.nextSenderSeqNum();
+        this.nextTargetSeqNum = store.nextTargetSeqNum();
+        this.heartbeatIntervalNanos = settings.heartbeatIntervalSeconds() * NANOS_PER_SECOND;
+        application.onCreate(this);
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Application API
+    // ----------------------------------------------------------------------------------------
+
+    public SessionId id()
+    {
+        return id;
+    }
+
+    public SessionRole role()
+    {
+        return role;
+    }
+
+    public SessionState state()
+    {
+        return state;
+    }
+
+    public boolean isLoggedOn()
+    {
+        return state == SessionState.ACTIVE;
+    }
+
+    public boolean isConnected()
+    {
+        return transport != null;
+    }
+
+    public int nextSenderSeqNum()
+    {
+        return nextSenderSeqNum;
+    }
+
+    public int nextTargetSeqNum()
+    {
+        return nextTargetSeqNum;
+    }
+
+    /** The bound connection, or null while disconnected: exposes the socket timestamps t2 and t3. */
+    public SessionTransport transport()
+    {
+        return transport;
+    }
+
+    /** Why the last connection ended, for logs and tests; null while connected. */
+    public String disconnectReason()
+    {
+        return disconnectReason;
+    }
+
+    /**
+     * Frames the encoder's message with this session's header and the next MsgSeqNum, stores it for
+     * resends and hands it to the transport's buffer (written to the socket at the end of the duty
+     * cycle, batched with whatever else is queued).
+     *
+     * @return the MsgSeqNum used, or a negative {@link SendResult}.
+     */
+    public long trySend(final MessageEncoder message)
+    {
+        if (state != SessionState.ACTIVE)
+        {
+            return SendResult.NOT_LOGGED_ON;
+        }
+        return send(message, true);
+    }
+
+    /** Answers an application message this side does not handle with BusinessMessageReject(j). */
+    public long sendBusinessReject(final MessageDecoder rejected, final int businessRejectReason, final String text)
+    {
+        if (state != SessionState.ACTIVE)
+        {
+            return SendResult.NOT_LOGGED_ON;
+        }
+        return send(AdminMessages.businessReject(admin, rejected, businessRejectReason, text), true);
+    }
+
+    /** Starts the Logout handshake; the connection closes when the peer answers or the timeout passes. */
+    public void logout(final String text)
+    {
+        if (state == SessionState.ACTIVE || state == SessionState.AWAITING_LOGON)
+        {
+            sendLogout(text);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Engine-facing: connection life cycle, inbound messages, timers
+    // ----------------------------------------------------------------------------------------
+
+    /** Binds a fresh connection. An initiator sends its Logon at once. */
+    public void onConnect(final SessionTransport transport, final long nowNanos)
+    {
+        this.transport = transport;
+        this.disconnectReason = null;
+        this.state = SessionState.AWAITING_LOGON;
+        this.connectedAtNanos = nowNanos;
+        this.lastReceivedNanos = nowNanos;
+        this.lastSentNanos = nowNanos;
+        this.logonReceived = false;
+        this.logonSent = false;
+        this.testRequestOutstanding = false;
+        this.resendRequestedUpTo = 0;
+        queue.clear();
+        resender.cancel();
+        if (role == SessionRole.INITIATOR)
+        {
+            heartbeatIntervalNanos = settings.heartbeatIntervalSeconds() * NANOS_PER_SECOND;
+            if (settings.sendResetSeqNumFlag() || settings.resetOnLogon())
+            {
+                resetSequenceNumbers();
+                resetRequestedByUs = true;
+            }
+            sendAdmin(AdminMessages.logon(admin, settings.heartbeatIntervalSeconds(), resetRequestedByUs,
+                settings.username(), settings.password()));
+            logonSent = true;
+        }
+    }
+
+    /** The connection is gone (closed by either side or broken). */
+    public void onDisconnect(final String reason)
+    {
+        if (transport == null)
+        {
+            return;
+        }
+        final boolean wasLoggedOn = state == SessionState.ACTIVE || state == SessionState.LOGOUT_SENT;
+        transport = null;
+        state = SessionState.DISCONNECTED;
+        disconnectReason = reason;
+        queue.clear();
+        resender.cancel();
+        resetRequestedByUs = false;
+        store.flush();
+        if (settings.resetOnDisconnect())
+        {
+            resetSequenceNumbers();
+        }
+        log.info(id, "disconnected: " + reason);
+        if (wasLoggedOn)
+        {
+            application.onLogout(this);
+        }
+    }
+
+    /**
+     * Advances timers and pending work: heartbeats, TestRequest, heartbeat and logon/logout
+     * timeouts, and the next chunk of an outstanding resend. Returns the work done.
+     */
+    public int doWork(final long nowNanos)
+    {
+        if (transport == null)
+        {
+            return 0;
+        }
+        int work = resender.continueResend();
+        switch (state)
+        {
+            case AWAITING_LOGON:
+                if (nowNanos - connectedAtNanos > settings.logonTimeoutSeconds() * NANOS_PER_SECOND)
+                {
+                    disconnect("no Logon within " + settings.logonTimeoutSeconds() + " s");
+                    work++;
+                }
+                break;
+            case LOGOUT_SENT:
+                if (nowNanos - logoutSentAtNanos > settings.logoutTimeoutSeconds() * NANOS_PER_SECOND)
+                {
+                    disconnect("no Logout answer within " + settings.logoutTimeoutSeconds() + " s");
+                    work++;
+                }
+                break;
+            case ACTIVE:
+                work += checkHeartbeats(nowNanos);
+                break;
+            default:
+                break;
+        }
+        return work;
+    }
+
+    private int checkHeartbeats(final long nowNanos)
+    {
+        if (heartbeatIntervalNanos <= 0)
+        {
+            return 0;
+        }
+        final long silence = nowNanos - lastReceivedNanos;
+        if (silence >= (long)(heartbeatIntervalNanos * (1 + settings.heartbeatTimeoutMultiplier())))
+        {
+            disconnect("heartbeat timeout: nothing received for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms");
+            return 1;
+        }
+        if (!testRequestOutstanding && silence >= (long)(heartbeatIntervalNanos * (1 + settings.testRequestDelayMultiplier())))
+        {
+            sendAdmin(AdminMessages.testRequest(admin, "TEST"));
+            testRequestOutstanding = true;
+            return 1;
+        }
+        if (nowNanos - lastSentNanos >= heartbeatIntervalNanos)
+        {
+            sendAdmin(AdminMessages.heartbeat(admin, null, -1));
+            return 1;
+        }
+        return 0;
+    }
+
+    /** A frame the transport could not make sense of (bad BodyLength, no CheckSum where expected). */
+    public void onGarbledFrame(final String why)
+    {
+        if (!logonReceived)
+        {
+            disconnect("garbled message before Logon: " + why);
+        }
+        else
+        {
+            log.warn(id, "dropped garbled message: " + why);
+        }
+    }
+
+    /** One complete inbound frame, from 8= through the SOH after 10=. */
+    public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        if (transport == null)
+        {
+            return;
+        }
+        process(buffer, offset, length, nowNanos);
+        if (!processingQueue && !queue.isEmpty())
+        {
+            drainQueue(nowNanos);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Inbound processing, in the order FIX engines conventionally check things
+    // ----------------------------------------------------------------------------------------
+
+    private void process(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        if (settings.validateChecksum() && !MessageFramer.checksumValid(buffer, offset, length))
+        {
+            onGarbledFrame("CheckSum mismatch");
+            return;
+        }
+        if (decoder.decode(buffer, offset, length) != MessageDecoder.OK)
+        {
+            onGarbledFrame("fields do not parse as tag=value");
+            return;
+        }
+        final MessageDecoder message = decoder;
+        if (message.fieldCount() < 3 || message.tag(0) != Fix.BEGIN_STRING || message.tag(1) != Fix.BODY_LENGTH ||
+            (settings.validateGarbledMessage() && message.tag(2) != Fix.MSG_TYPE))
+        {
+            onGarbledFrame("first three fields are not 8, 9, 35");
+            return;
+        }
+        final int msgTypeIndex = message.indexOf(Fix.MSG_TYPE);
+        if (msgTypeIndex < 0)
+        {
+            onGarbledFrame("no MsgType(35)");
+            return;
+        }
+        final char msgType = message.msgTypeChar();
+
+        if (!message.valueEquals(0, id.version().bytes()))
+        {
+            if (!logonReceived)
+            {
+                disconnect("unexpected BeginString before Logon");
+            }
+            else if (msgType == MsgTypes.LOGOUT)
+            {
+                onLogout(message);
+            }
+            else
+            {
+                sendLogout("Incorrect BeginString");
+                disconnect("Incorrect BeginString");
+            }
+            return;
+        }
+        if (!logonReceived && msgType != MsgTypes.LOGON)
+        {
+            disconnect("first message is not a Logon");
+            return;
+        }
+        if (msgType == MsgTypes.LOGON)
+        {
+            final int heartBtInt = message.intValue(Fix.HEART_BT_INT, MISSING);
+            if (heartBtInt != MISSING && heartBtInt < 0)
+            {
+                refuseLogon("HeartBtInt must not be negative");
+                return;
+            }
+        }
+        if (validator != null && !validator.validate(message, rejection))
+        {
+            if (!logonReceived)
+            {
+                disconnect("invalid Logon: " + rejection);
+            }
+            else
+            {
+                sendReject(message, rejection);
+            }
+            return;
+        }
+
+        switch (msgType)
+        {
+            case MsgTypes.LOGON:
+                onLogon(message, nowNanos);
+                break;
+            case MsgTypes.HEARTBEAT:
+                if (verify(message, nowNanos, true, true))
+                {
+                    nextTargetSeqNum(nextTargetSeqNum + 1);
+                    application.onAdminMessage(this, message);
+                }
+                break;
+            case MsgTypes.TEST_REQUEST:
+                if (verify(message, nowNanos, true, true))
+                {
+                    sendAdmin(AdminMessages.heartbeat(admin, message, message.indexOf(Fix.TEST_REQ_ID)));
+                    nextTargetSeqNum(nextTargetSeqNum + 1);
+                    application.onAdminMessage(this, message);
+                }
+                break;
+            case MsgTypes.RESEND_REQUEST:
+                onResendRequest(message, nowNanos);
+                break;
+            case MsgTypes.REJECT:
+                if (verify(message, nowNanos, true, true))
+                {
+                    nextTargetSeqNum(nextTargetSeqNum + 1);
+                    application.onAdminMessage(this, message);
+                }
+                break;
+            case MsgTypes.SEQUENCE_RESET:
+                onSequenceReset(message, nowNanos);
+                break;
+            case MsgTypes.LOGOUT:
+                if (verify(message, nowNanos, false, false))
+                {
+                    onLogout(message);
+                }
+                break;
+            default:
+                if (verify(message, nowNanos, true, true))
+                {
+                    // The application sees each MsgSeqNum once; the sequence number advances after it ran,
+                    // so a crash inside the callback leads to a resend rather than a lost message.
+                    application.onAppMessage(this, message);
+                    nextTargetSeqNum(nextTargetSeqNum + 1);
+                }
+                break;
+        }
+    }
+
+    /**
+     * The checks every message goes through before its handler runs: MsgSeqNum present, SendingTime
+     * accuracy, CompIDs, then too high (queue and ask for a resend) or too low (PossDup or logout),
+     * and the PossDup rules.
+     */
+    private boolean verify(final MessageDecoder message, final long nowNanos, final boolean checkTooHigh, final boolean checkTooLow)
+    {
+        final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING);
+        if (seqNum == MISSING || seqNum <= 0)
+        {
+            sendLogout("Received message without MsgSeqNum");
+            disconnect("Received message without MsgSeqNum");
+            return false;
+        }
+        if (settings.checkLatency() && !isSendingTimeAccurate(message, Fix.SENDING_TIME))
+        {
+            rejection.set(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM, Fix.SENDING_TIME,
+                SessionRejectReason.text(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM));
+            sendReject(message, rejection);
+            sendLogout("SendingTime accuracy problem, field=52");
+            return false;
+        }
+        if (settings.checkCompId() && !compIdsMatch(message))
+        {
+            rejection.set(SessionRejectReason.COMPID_PROBLEM, Rejection.NO_TAG, "CompID problem");
+            sendReject(message, rejection);
+            sendLogout("CompID problem");
+            return false;
+        }
+        if (checkTooHigh && seqNum > nextTargetSeqNum)
+        {
+            onSequenceGap(message, seqNum);
+            return false;
+        }
+        if (checkTooLow && seqNum < nextTargetSeqNum)
+        {
+            if (!message.isFlagSet(Fix.POSS_DUP_FLAG))
+            {
+                final String text = "MsgSeqNum too low, expecting " + nextTargetSeqNum + " but received " + seqNum;
+                sendLogout(text);
+                disconnect(text);
+                return false;
+            }
+            validatePossDup(message);
+            return false; // a duplicate of what we already processed: dropped once checked
+        }
+        if ((checkTooHigh || checkTooLow) && message.isFlagSet(Fix.POSS_DUP_FLAG) && !validatePossDup(message))
+        {
+            return false;
+        }
+        if (resendRequestedUpTo != 0 && seqNum >= resendRequestedUpTo)
+        {
+            resendRequestedUpTo = 0;
+        }
+        lastReceivedNanos = nowNanos;
+        testRequestOutstanding = false;
+        return true;
+    }
+
+    /** PossDupFlag=Y needs OrigSendingTime, and it must not be later than SendingTime. */
+    private boolean validatePossDup(final MessageDecoder message)
+    {
+        if (message.msgTypeChar() == MsgTypes.SEQUENCE_RESET)
+        {
+            return true;
+        }
+        final int origIndex = message.indexOf(Fix.ORIG_SENDING_TIME);
+        if (origIndex < 0)
+        {
+            rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, Fix.ORIG_SENDING_TIME,
+                SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
+            sendReject(message, rejection);
+            return false;
+        }
+        final long orig = message.timestampValue(Fix.ORIG_SENDING_TIME);
+        final long sending = message.timestampValue(Fix.SENDING_TIME);
+        if (orig != UtcTimestamps.INVALID && sending != UtcTimestamps.INVALID && orig > sending)
+        {
+            rejection.set(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM, Fix.ORIG_SENDING_TIME,
+                SessionRejectReason.text(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM));
+            sendReject(message, rejection);
+            sendLogout("SendingTime accuracy problem, field=122");
+            return false;
+        }
+        return true;
+    }
+
+    private boolean isSendingTimeAccurate(final MessageDecoder message, final int tag)
+    {
+        final long sendingTime = message.timestampValue(tag);
+        if (sendingTime == UtcTimestamps.INVALID)
+        {
+            return false;
+        }
+        return Math.abs(clock.nanoTime() - sendingTime) <= settings.maxLatencySeconds() * NANOS_PER_SECOND;
+    }
+
+    private boolean compIdsMatch(final MessageDecoder message)
+    {
+        final int sender = message.indexOf(Fix.SENDER_COMP_ID);
+        final int target = message.indexOf(Fix.TARGET_COMP_ID);
+        return sender >= 0 && target >= 0 && message.valueEquals(sender, targetCompIdBytes) &&
+            message.valueEquals(target, senderCompIdBytes);
+    }
+
+    private static byte[] asciiBytes(final String s)
+    {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** MsgSeqNum above the expected one: keep the message and ask once for what is missing. */
+    private void onSequenceGap(final MessageDecoder message, final int seqNum)
+    {
+        if (!queue.offer(seqNum, message.buffer(), message.offset(), message.length()))
+        {
+            log.warn(id, "gap queue full, message " + seqNum + " dropped; the resend will bring it again");
+        }
+        if (resendRequestedUpTo != 0 && seqNum >= nextTargetSeqNum && resendRequestedUpTo >= nextTargetSeqNum)
+        {
+            return; // already asked: our ResendRequest runs to infinity
+        }
+        resendRequestedUpTo = seqNum - 1 > 0 ? seqNum - 1 : 1;
+        // EndSeqNo 0 means "everything after BeginSeqNo" from FIX.4.2 on
+        sendAdmin(AdminMessages.resendRequest(admin, nextTargetSeqNum, 0));
+    }
+
+    private void drainQueue(final long nowNanos)
+    {
+        processingQueue = true;
+        try
+        {
+            while (transport != null && !queue.isEmpty())
+            {
+                final int record = queue.take(nextTargetSeqNum);
+                if (record < 0)
+                {
+                    break;
+                }
+                final DirectBuffer queued = queue.buffer();
+                final int offset = queue.messageOffset(record);
+                final int length = queue.messageLength(record);
+                if (decoder.decode(queued, offset, length) == MessageDecoder.OK &&
+                    (decoder.msgTypeChar() == MsgTypes.LOGON || decoder.msgTypeChar() == MsgTypes.RESEND_REQUEST))
+                {
+                    // Already acted on when it arrived early; now only its sequence number is consumed.
+                    nextTargetSeqNum(nextTargetSeqNum + 1);
+                }
+                else
+                {
+                    process(queued, offset, length, nowNanos);
+                }
+            }
+            queue.compactIfEmpty();
+        }
+        finally
+        {
+            processingQueue = false;
+        }
+    }
+
+    private void onLogon(final MessageDecoder logon, final long nowNanos)
+    {
+        if (logonReceived && state == SessionState.ACTIVE && !logon.isFlagSet(Fix.RESET_SEQ_NUM_FLAG))
+        {
+            rejection.set(SessionRejectReason.VALUE_IS_INCORRECT, Fix.MSG_TYPE, "Logon received on an active session");
+            sendReject(logon, rejection);
+            return;
+        }
+        if (settings.checkLatency() && !isSendingTimeAccurate(logon, Fix.SENDING_TIME))
+        {
+            refuseLogon("Invalid Logon message: SendingTime accuracy problem, field=52");
+            return;
+        }
+        if (settings.checkCompId() && !compIdsMatch(logon))
+        {
+            disconnect("Logon with unknown CompIDs");
+            return;
+        }
+        if (!settings.authenticator().authenticate(id, logon))
+        {
+            refuseLogon("Logon refused");
+            return;
+        }
+        final boolean resetRequested = logon.isFlagSet(Fix.RESET_SEQ_NUM_FLAG);
+        if (resetRequested && !resetRequestedByUs)
+        {
+            // The peer starts both sides over at 1; its Logon is MsgSeqNum 1.
+            resetSequenceNumbers();
+        }
+        else if (role == SessionRole.ACCEPTOR && settings.resetOnLogon() && !logonReceived)
+        {
+            resetSequenceNumbers();
+        }
+        final int seqNum = logon.intValue(Fix.MSG_SEQ_NUM, MISSING);
+        if (!verify(logon, nowNanos, false, true))
+        {
+            return;
+        }
+        if (role == SessionRole.ACCEPTOR)
+        {
+            final int heartBtInt = logon.intValue(Fix.HEART_BT_INT, settings.heartbeatIntervalSeconds());
+            heartbeatIntervalNanos = heartBtInt * NANOS_PER_SECOND;
+            sendAdmin(AdminMessages.logon(admin, heartBtInt, resetRequested, null, null));
+            logonSent = true;
+        }
+        logonReceived = true;
+        state = SessionState.ACTIVE;
+        resetRequestedByUs = false;
+        log.info(id, "logged on");
+        application.onLogon(this);
+        if (seqNum > nextTargetSeqNum)
+        {
+            onSequenceGap(logon, seqNum);
+        }
+        else
+        {
+            nextTargetSeqNum(nextTargetSeqNum + 1);
+        }
+    }
+
+    private void refuseLogon(final String text)
+    {
+        sendLogout(text);
+        disconnect("Logon refused: " + text);
+    }
+
+    private void onResendRequest(final MessageDecoder request, final long nowNanos)
+    {
+        final int seqNum = request.intValue(Fix.MSG_SEQ_NUM, MISSING);
+        if (seqNum != MISSING && seqNum < nextTargetSeqNum && !request.isFlagSet(Fix.POSS_DUP_FLAG))
+        {
+            final String text = "MsgSeqNum too low, expecting " + nextTargetSeqNum + " but received " + seqNum;
+            sendLogout(text);
+            disconnect(text);
+            return;
+        }
+        if (!verify(request, nowNanos, false, false))
+        {
+            return;
+        }
+        final int begin = request.intValue(Fix.BEGIN_SEQ_NO, MISSING);
+        final int end = request.intValue(Fix.END_SEQ_NO, MISSING);
+        if (begin == MISSING || end == MISSING || begin < 1)
+        {
+            rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, begin == MISSING || begin < 1 ? Fix.BEGIN_SEQ_NO : Fix.END_SEQ_NO,
+                SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
+            sendReject(request, rejection);
+            return;
+        }
+        final int lastSent = nextSenderSeqNum - 1;
+        // 0 (4.2+) and 999999 (4.0/4.1 habit) both mean "to the end"
+        final int to = end == 0 || end >= 999_999 || end > lastSent ? lastSent : end;
+        log.info(id, "ResendRequest " + begin + ".." + end + ": replaying " + begin + ".." + to);
+        resender.start(begin, to);
+        resender.continueResend();
+        application.onAdminMessage(this, request);
+        if (seqNum == nextTargetSeqNum)
+        {
+            nextTargetSeqNum(nextTargetSeqNum + 1);
+        }
+        else if (seqNum > nextTargetSeqNum)
+        {
+            onSequenceGap(request, seqNum);
+        }
+    }
+
+    private void onSequenceReset(final MessageDecoder reset, final long nowNanos)
+    {
+        final boolean gapFill = reset.isFlagSet(Fix.GAP_FILL_FLAG);
+        if (!verify(reset, nowNanos, gapFill, gapFill))
+        {
+            return;
+        }
+        final int newSeqNo = reset.intValue(Fix.NEW_SEQ_NO, MISSING);
+        if (newSeqNo == MISSING)
+        {
+            rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, Fix.NEW_SEQ_NO,
+                SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
+            sendReject(reset, rejection);
+            return;
+        }
+        if (newSeqNo > nextTargetSeqNum)
+        {
+            nextTargetSeqNum(newSeqNo);
+        }
+        else if (newSeqNo < nextTargetSeqNum)
+        {
+            rejection.set(SessionRejectReason.VALUE_IS_INCORRECT, Fix.NEW_SEQ_NO,
+                SessionRejectReason.text(SessionRejectReason.VALUE_IS_INCORRECT));
+            sendReject(reset, rejection);
+        }
+        application.onAdminMessage(this, reset);
+    }
+
+    private void onLogout(final MessageDecoder logout)
+    {
+        nextTargetSeqNum(nextTargetSeqNum + 1);
+        if (state != SessionState.LOGOUT_SENT)
+        {
+            sendAdmin(AdminMessages.logout(admin, null));
+        }
+        application.onAdminMessage(this, logout);
+        if (settings.resetOnLogout())
+        {
+            resetSequenceNumbers();
+        }
+        disconnect("Logout");
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Outbound
+    // ----------------------------------------------------------------------------------------
+
+    private void sendReject(final MessageDecoder rejected, final Rejection why)
+    {
+        final int seqNum = rejected.intValue(Fix.MSG_SEQ_NUM, 0);
+        final char type = rejected.msgTypeChar();
+        log.warn(id, "rejecting message " + seqNum + ": " + why);
+        sendAdmin(AdminMessages.reject(admin, rejected, seqNum, fix42, why));
+        // A rejected message still uses its sequence number (not so for Logon and SequenceReset, whose
+        // handlers decide themselves).
+        if (type != MsgTypes.LOGON && type != MsgTypes.SEQUENCE_RESET && seqNum == nextTargetSeqNum)
+        {
+            nextTargetSeqNum(nextTargetSeqNum + 1);
+        }
+    }
+
+    private void sendLogout(final String text)
+    {
+        if (transport == null || state == SessionState.LOGOUT_SENT)
+        {
+            return;
+        }
+        sendAdmin(AdminMessages.logout(admin, text));
+        state = SessionState.LOGOUT_SENT;
+        logoutSentAtNanos = clock.nanoTime();
+    }
+
+    private void sendAdmin(final MessageEncoder message)
+    {
+        if (transport != null && send(message, false) == SendResult.BACK_PRESSURED)
+        {
+            // An admin message that cannot be buffered means the peer stopped reading entirely.
+            disconnect("outbound buffer full: peer is not reading");
+        }
+    }
+
+    private long send(final MessageEncoder message, final boolean persist)
+    {
+        if (transport == null)
+        {
+            return SendResult.NOT_LOGGED_ON;
+        }
+        final int seqNum = nextSenderSeqNum;
+        final int length = writer.length(message.msgTypeLength(), seqNum, false, 0, message.extraHeaderLength(), message.bodyLength());
+        final int offset = transport.claim(length);
+        if (offset < 0)
+        {
+            return length > transport.outboundBuffer().capacity() ? SendResult.TOO_LARGE : SendResult.BACK_PRESSURED;
+        }
+        final long now = clock.nanoTime();
+        final MutableDirectBuffer out = transport.outboundBuffer();
+        writer.write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, now, false, null, 0, 0,
+            message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength());
+        transport.commit(offset, length);
+        if (persist)
+        {
+            store.storeSent(seqNum, out, offset, length);
+        }
+        nextSenderSeqNum = seqNum + 1;
+        store.nextSenderSeqNum(nextSenderSeqNum);
+        lastSentNanos = now;
+        return seqNum;
+    }
+
+    /**
+     * Writes a resent message under its original MsgSeqNum with PossDupFlag=Y and
+     * OrigSendingTime; the body comes from the store. Returns false when back-pressured.
+     */
+    boolean resend(final int seqNum, final MessageEncoder message, final DirectBuffer origSendingTime, final int origOffset,
+        final int origLength)
+    {
+        final int length = writer.length(message.msgTypeLength(), seqNum, true, origLength, message.extraHeaderLength(),
+            message.bodyLength());
+        final int offset = transport == null ? SessionTransport.BACK_PRESSURED : transport.claim(length);
+        if (offset < 0)
+        {
+            return false;
+        }
+        final long now = clock.nanoTime();
+        writer.write(transport.outboundBuffer(), offset, message.msgType(), message.msgTypeLength(), seqNum, now, true,
+            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(),
+            message.body(), message.bodyLength());
+        transport.commit(offset, length);
+        lastSentNanos = now;
+        return true;
+    }
+
+    /** SequenceReset-GapFill at {@code seqNum} covering everything up to {@code newSeqNo} - 1. */
+    boolean sendGapFill(final int seqNum, final int newSeqNo)
+    {
+        AdminMessages.gapFill(admin, newSeqNo);
+        // A gap fill has no original: its OrigSendingTime is its own SendingTime.
+        final int origLength = UtcTimestamps.encode(timestampScratch, 0, clock.nanoTime(), settings.timestampPrecision());
+        return resend(seqNum, admin, timestampScratch, 0, origLength);
+    }
+
+    MessageStore store()
+    {
+        return store;
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Sequence numbers and teardown
+    // ----------------------------------------------------------------------------------------
+
+    private void nextTargetSeqNum(final int seqNum)
+    {
+        nextTargetSeqNum = seqNum;
+        store.nextTargetSeqNum(seqNum);
+    }
+
+    private void resetSequenceNumbers()
+    {
+        store.reset();
+        nextSenderSeqNum = 1;
+        nextTargetSeqNum = 1;
+        resendRequestedUpTo = 0;
+        queue.clear();
+    }
+
+    /** Closes the connection (after what is buffered is flushed) and moves to DISCONNECTED. */
+    public void disconnect(final String reason)
+    {
+        final SessionTransport current = transport;
+        if (current != null)
+        {
+            current.disconnect(reason);
+            onDisconnect(reason);
+        }
+    }
+}
