@@ -62,7 +62,7 @@ def _values(con: duckdb.DuckDBPyConnection, side: Side, metric: str, statistics:
     marks = ", ".join("?" for _ in statistics)
     frame = con.execute(
         f"SELECT * FROM run_stat_values WHERE {where} AND metric IN (?, 'throughput') "
-        f"AND statistic IN ({marks})",
+        f"AND statistic IN ({marks}) ORDER BY run_key, metric, statistic",
         [*side.filters.values(), metric, *statistics]).df()
     if frame.empty:
         raise UsageError(f"{side.label}: no runs match {side.filters}")
