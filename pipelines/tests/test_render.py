@@ -1,0 +1,185 @@
+"""The portal's render step over the sample runs: pages, figures, nav and escaping.
+
+Built once per session by portal_site (real ingest, real render, real strict mkdocs build);
+figures are checked against the database they came from, not against themselves.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from fixlab_pipelines import db
+from fixlab_pipelines.diff import Side, compare
+from fixlab_pipelines.render import nav
+from fixlab_pipelines.render.site import render_site
+from fixlab_pipelines.render.templating import environment, fmt_us
+from portal_site import HEAD_CAMPAIGN, MARKED_RUN, MARKUP, PortalSite, build_portal
+
+PAGE_BUDGET_BYTES = 300 * 1024
+
+
+@pytest.fixture(scope="session")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> PortalSite:
+    return build_portal(tmp_path_factory.mktemp("portal"))
+
+
+@pytest.fixture
+def con(portal: PortalSite):
+    connection = db.connect(portal.db, read_only=True)
+    yield connection
+    connection.close()
+
+
+def figure_links(html: str) -> list[str]:
+    return re.findall(r'<div class="fixlab-chart">\s*<p><a href="([^"]+\.json)"', html)
+
+
+def test_every_release_and_comparison_has_a_page_in_the_nav(portal: PortalSite):
+    config = portal.mkdocs_yml.read_text(encoding="utf-8")
+    for page in ("results/0.0.9.md", "results/0.1.0.md", "compare/0.0.9-vs-0.1.0.md",
+                 "results/index.md", "compare/index.md", "reference/index.md"):
+        assert f'"{page}"' in config, page
+        assert (portal.build / page.replace(".md", ".html")).is_file(), page
+
+
+def test_results_table_shows_the_median_of_repetitions(portal: PortalSite, con: duckdb.DuckDBPyConnection):
+    p50, p999 = con.execute(
+        """SELECT median(p50_ns), median(p999_ns) FROM run_stats WHERE campaign = ? AND scenario = 'rtt-echo'
+           AND workload_mode = 'paced' AND product = 'fixlab' AND configuration = 'optimized'
+           AND metric = 'latency'""", [HEAD_CAMPAIGN]).fetchone()
+    html = portal.page("results/0.1.0.html")
+    table = html[html.index('id="round-trip-newordersingle-out-executionreport-back_1"'):]
+    table = table[:table.index("</table>")]
+    header = re.findall(r"<th[^>]*>(.*?)</th>", table)
+    column = header.index("fixlab optimized (paced)")
+    rows = {re.findall(r"<td[^>]*>(.*?)</td>", row)[0]: re.findall(r"<td[^>]*>(.*?)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]}
+    assert rows["50%"][column] == fmt_us(p50)
+    assert rows["99.9%"][column] == fmt_us(p999)
+
+
+def test_figures_have_data_and_titled_axes(portal: PortalSite):
+    links = figure_links(portal.page("results/0.1.0.html"))
+    assert len(links) >= 10
+    for link in links:
+        figure = json.loads((portal.build / "results" / link).read_text(encoding="utf-8"))
+        assert figure["data"], link
+        for trace in figure["data"]:
+            # A grouped bar chart's x is multi-category: one list per level.
+            x = trace["x"][0] if isinstance(trace["x"][0], list) else trace["x"]
+            assert len(x) == len(trace["y"]) > 0, (link, trace["name"])
+            assert any(v is not None for v in trace["y"]), (link, trace["name"])
+        assert figure["layout"]["xaxis"]["title"]["text"], link
+        assert figure["layout"]["yaxis"]["title"]["text"], link
+
+
+def test_percentile_chart_uses_a_log_inverse_tail_axis_and_ends_at_the_maximum(portal: PortalSite, con):
+    figure = json.loads((portal.docs / "figures" / "0.1.0" / "rtt-echo-percentiles.json").read_text())
+    assert figure["layout"]["xaxis"]["type"] == "log"
+    assert dict(zip(figure["layout"]["xaxis"]["ticktext"], figure["layout"]["xaxis"]["tickvals"],
+                    strict=True))["99.9%"] == 1000
+    trace = next(t for t in figure["data"] if t["name"] == "fixlab optimized (paced)")
+    run_max, count = con.execute(
+        "SELECT max(latency_ns), count(*) FROM latency_samples WHERE run_key = ?",
+        [f"{HEAD_CAMPAIGN}/rtt-echo.paced.fixlab.optimized.r1"]).fetchone()
+    assert trace["y"][-1] == run_max / 1000
+    assert trace["x"][-1] == count
+    assert trace["y"] == sorted(trace["y"])
+
+
+def test_latency_over_run_is_downsampled_but_keeps_every_spike(portal: PortalSite, con):
+    figure = json.loads((portal.docs / "figures" / "0.1.0" / "rtt-echo-over-run.json").read_text())
+    for envelope in (t for t in figure["data"] if t.get("fill") == "toself"):
+        label = envelope["name"].removesuffix(" min-max")
+        run_key = con.execute(
+            """SELECT run_key FROM runs WHERE campaign = ? AND scenario = 'rtt-echo' AND repetition = 1
+               AND concat_ws(' ', CASE product WHEN 'quickfixj' THEN 'QuickFIX/J' ELSE product END,
+                             configuration, '(' || workload_mode || ')') = ?""",
+            [HEAD_CAMPAIGN, label]).fetchone()[0]
+        low, high, count = con.execute(
+            "SELECT min(latency_ns), max(latency_ns), count(*) FROM latency_samples WHERE run_key = ?",
+            [run_key]).fetchone()
+        assert len(envelope["y"]) <= 2 * 300 < count or len(envelope["y"]) == 2 * count
+        assert max(envelope["y"]) == high / 1000, label
+        assert min(envelope["y"]) == low / 1000, label
+
+
+def test_compare_page_shows_the_verdicts_of_fixlab_diff(portal: PortalSite, con):
+    verdicts = compare(con, Side("0.0.9", {"campaign": "20261101T1000Z-sample"}),
+                       Side("0.1.0", {"campaign": HEAD_CAMPAIGN}))
+    html = portal.page("compare/0.0.9-vs-0.1.0.html")
+    shown = re.findall(r"<td>(faster|slower|no change|<strong>faster</strong>|<strong>slower</strong>)</td>", html)
+    shown = [re.sub(r"</?strong>", "", v) for v in shown]
+    assert shown and sorted(shown) == sorted(verdicts["verdict"])
+    # The sample data makes 0.1.0 faster in rtt-echo and slower in internal-receive.
+    assert {"faster", "slower"} <= set(shown)
+
+
+def test_markup_in_data_is_text_in_every_page(portal: PortalSite):
+    for page in ("results/0.1.0.html", "reference/index.html"):
+        html = portal.page(page)
+        assert "<b>bold</b>" not in html and "<img src=x" not in html, page
+        assert 'onclick="window' not in html, page
+        assert "&lt;b&gt;bold&lt;/b&gt;" in html, page
+        assert "*em*" in html and "[link](https://example.invalid)" in html, page
+
+
+def test_reproduce_commands_are_printed_exactly(portal: PortalSite, con):
+    commands = con.execute("SELECT reproduce FROM runs WHERE run_key = ?",
+                           [f"{MARKED_RUN[0]}/{MARKED_RUN[1]}"]).fetchone()[0]
+    html = portal.page("results/0.1.0.html")
+    blocks = [re.sub(r"<[^>]+>", "", b) for b in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    assert any(all(c in b for c in commands) for b in blocks)
+
+
+def test_downloads_recreate_the_raw_csv(portal: PortalSite):
+    campaign, run_id = MARKED_RUN
+    packed = portal.build / "downloads" / campaign / run_id / "latency.csv.gz"
+    text = gzip.decompress(packed.read_bytes()).decode()
+    original = (Path(__file__).parent / "data" / "runs" / campaign / run_id / "latency.csv").read_text()
+    assert text == original
+    assert (portal.build / "downloads" / campaign / run_id / "latency.hgrm").is_file()
+    assert (portal.build / "downloads" / "fixlab.duckdb").stat().st_size > 0
+
+
+def test_release_page_with_its_figures_fits_the_budget(portal: PortalSite):
+    html = portal.page("results/0.1.0.html")
+    parts = [html.encode()] + [(portal.build / "results" / link).read_bytes() for link in figure_links(html)]
+    compressed = sum(len(gzip.compress(p, 9)) for p in parts)
+    print(f"results/0.1.0.html with {len(parts) - 1} figures: {compressed / 1024:.0f} KB gzip")
+    assert compressed < PAGE_BUDGET_BYTES
+
+
+def test_rendering_again_changes_nothing(portal: PortalSite, tmp_path: Path):
+    before = {p: p.read_bytes() for p in (portal.docs / "figures").rglob("*.json")}
+    pages = {p: p.read_bytes() for p in portal.docs.rglob("*.md")}
+    con = db.connect(portal.db, read_only=True)
+    try:
+        out = render_site(con, portal.db, portal.data / "runs", portal.docs, portal.mkdocs_yml)
+    finally:
+        con.close()
+    assert out.nav_changed is False
+    assert {p: p.read_bytes() for p in (portal.docs / "figures").rglob("*.json")} == before
+    assert {p: p.read_bytes() for p in portal.docs.rglob("*.md")} == pages
+
+
+def test_nav_block_needs_its_markers(tmp_path: Path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("nav:\n  - Home: index.md\n")
+    with pytest.raises(ValueError, match="marker"):
+        nav.update(config, [])
+
+
+def test_templates_escape_data_for_markdown_and_html():
+    env = environment()
+    page = env.from_string("| {{ value }} | {{ value | code }} |\n{{ lines | fenced }}").render(
+        value=MARKUP, lines=["echo ```", "echo <b>"])
+    assert "<b>" not in page.split("\n")[0] and "&lt;b&gt;" in page
+    assert r"\*em\*" in page and r"\[link\]" in page and r"\{: onclick" in page and r"\|" in page
+    assert page.splitlines()[1] == "````sh"  # the fence is longer than any backtick run inside
