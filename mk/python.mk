@@ -20,7 +20,7 @@ $(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
 
 test-python: $(VENV)/.installed
 	cd $(ROOT)/pipelines && $(VENV)/bin/ruff check .
-	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q
+	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q -m "not browser"
 
 # The database is a cache of data/: runs, releases.csv and reference/ are the source.
 data: $(VENV)/.installed
