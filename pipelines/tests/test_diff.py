@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import BASE_CAMPAIGN, HEAD_CAMPAIGN
 
+from conftest import BASE_CAMPAIGN, HEAD_CAMPAIGN
 from fixlab_pipelines import cli, db, diff
 from fixlab_pipelines.errors import UsageError
 from fixlab_pipelines.ingest import ingest_paths

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 
+from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run

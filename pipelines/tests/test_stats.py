@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS
 from hdrh.histogram import HdrHistogram
 
+from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS
 from fixlab_pipelines import stats
 from fixlab_pipelines.samples import hgrm_percentiles
 

@@ -17,8 +17,12 @@ from .errors import UsageError, ValidationError
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
     try:
+        if argv[:1] == ["render"]:
+            # Everything after `render`, --help included, belongs to the portal's parser.
+            return _render(argv[1:])
+        args = _parser().parse_args(argv)
         return args.handler(args)
     except ValidationError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -78,8 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("run_dir", type=Path)
     c.add_argument("-o", "--output", type=Path, help="target file (default: the CSV name in the run folder)")
 
-    c = command("render", _render, "render the results portal (owned by the portal)")
-    c.add_argument("rest", nargs=argparse.REMAINDER)
+    command("render", _render, "render the results portal (its options: fixlab render --help)")
     return p
 
 
@@ -174,7 +177,7 @@ def _export_csv(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render(args: argparse.Namespace) -> int:
+def _render(rest: list[str]) -> int:
     try:
         module = importlib.import_module("fixlab_pipelines.render.cli")
     except ModuleNotFoundError as e:
@@ -182,7 +185,7 @@ def _render(args: argparse.Namespace) -> int:
             raise UsageError("`fixlab render` is not available yet: the portal's "
                              "fixlab_pipelines.render.cli module is not installed") from None
         raise
-    return int(module.main(args.rest) or 0)
+    return int(module.main(rest) or 0)
 
 
 if __name__ == "__main__":

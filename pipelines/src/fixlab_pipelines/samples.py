@@ -113,7 +113,8 @@ def _field_error(field: str, column: str) -> tuple[str, str] | None:
     if not field.isascii() or not field.strip().lstrip("+").isdigit():
         return "integer-type", f"{column} must be an integer number of nanoseconds/messages, got {field!r}"
     if not CANONICAL_INT.fullmatch(field):
-        return "canonical-integer", f"{column} must be written plainly (no sign, spaces or leading zeros), got {field!r}"
+        return "canonical-integer", (f"{column} must be written plainly (no sign, spaces or leading zeros), "
+                                     f"got {field!r}")
     if int(field) > INT64_MAX:
         return "integer-range", f"{column} {field} does not fit a 64-bit integer"
     return None
