@@ -104,9 +104,9 @@ final class SequenceIndex
         }
         final int[] oldSeqNums = seqNums;
         final long[] oldPositions = positions;
-        allocate(Math.max(oldPositions.length * 2, Integer.highestOneBit((int)span - 1) << 1));
         final int keptLowest = lowest;
         final int keptHighest = highest;
+        allocate(Math.max(oldPositions.length * 2, Integer.highestOneBit((int)span - 1) << 1));
         for (int i = 0; i < oldPositions.length; i++)
         {
             if (oldPositions[i] != MISSING)

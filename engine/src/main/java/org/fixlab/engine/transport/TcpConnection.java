@@ -74,6 +74,11 @@ public final class TcpConnection implements SessionTransport
         this.handler = handler;
     }
 
+    public FrameHandler handler()
+    {
+        return handler;
+    }
+
     public String remoteAddress()
     {
         return remote;

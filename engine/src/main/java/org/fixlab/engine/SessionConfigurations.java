@@ -1,0 +1,65 @@
+package org.fixlab.engine;
+
+import java.util.concurrent.TimeUnit;
+
+import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.store.StoreOptions;
+import org.fixlab.engine.store.StoreType;
+import org.fixlab.engine.store.SyncPolicy;
+import org.fixlab.engine.session.SessionSettings;
+
+/** Turns the engine-wide configuration into per-session settings and store options. */
+final class SessionConfigurations
+{
+    private SessionConfigurations()
+    {
+    }
+
+    static SessionSettings settingsFrom(final EngineConfiguration c)
+    {
+        final SessionSettings settings = new SessionSettings()
+            .heartbeatIntervalSeconds(c.integer("heartbeatIntervalSeconds"))
+            .resetOnLogon(c.bool("resetOnLogon"))
+            .resetOnLogout(c.bool("resetOnLogout"))
+            .resetOnDisconnect(c.bool("resetOnDisconnect"))
+            .validateChecksum(c.bool("validateChecksum"))
+            .validateGarbledMessage(c.bool("validateGarbledMessage"))
+            .checkCompId(c.bool("checkCompId"))
+            .checkLatency(c.bool("checkLatency"))
+            .maxLatencySeconds(c.integer("maxLatencySeconds"))
+            .testRequestDelayMultiplier(c.testRequestDelayMultiplier())
+            .heartbeatTimeoutMultiplier(c.heartbeatTimeoutMultiplier())
+            .logonTimeoutSeconds(c.integer("logonTimeoutSeconds"))
+            .logoutTimeoutSeconds(c.integer("logoutTimeoutSeconds"))
+            .timestampPrecision(c.timestampPrecision())
+            .maxQueuedInboundBytes(c.integer("maxQueuedInboundBytes"))
+            .resendChunkMessages(c.integer("resendChunkMessages"));
+        return settings;
+    }
+
+    static StoreType storeType(final EngineConfiguration c)
+    {
+        return StoreType.parse(c.storeType());
+    }
+
+    static StoreOptions storeOptions(final EngineConfiguration c)
+    {
+        final SyncPolicy policy;
+        switch (c.storeSyncPolicy())
+        {
+            case "every-message":
+                policy = SyncPolicy.EVERY_MESSAGE;
+                break;
+            case "interval":
+                policy = SyncPolicy.INTERVAL;
+                break;
+            default:
+                policy = SyncPolicy.NONE;
+                break;
+        }
+        return new StoreOptions()
+            .syncPolicy(policy)
+            .syncIntervalNanos(TimeUnit.MILLISECONDS.toNanos(c.integer("storeSyncIntervalMs")))
+            .memoryCapacityBytes(c.integer("memoryStoreCapacity"));
+    }
+}

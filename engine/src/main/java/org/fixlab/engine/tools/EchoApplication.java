@@ -1,0 +1,91 @@
+package org.fixlab.engine.tools;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import org.fixlab.engine.codec.Fix;
+import org.fixlab.engine.codec.MessageDecoder;
+import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.Session;
+
+/**
+ * The order-echo application of the conformance acceptor (as QuickFIX's acceptance-test
+ * application behaves): NewOrderSingle and SecurityDefinition come back with the same body and the
+ * other side's header fields, a PossResend order whose ClOrdID was already seen is dropped, and any
+ * other application message gets a BusinessMessageReject.
+ */
+public final class EchoApplication implements Application
+{
+    private static final int CL_ORD_ID = 11;
+    private static final int UNSUPPORTED_MESSAGE_TYPE = 3;
+
+    private final MessageEncoder echo = new MessageEncoder(64 * 1024);
+    private final Set<String> clOrdIdsSeen = new HashSet<>();
+
+    @Override
+    public void onLogon(final Session session)
+    {
+        clOrdIdsSeen.clear();
+    }
+
+    @Override
+    public void onLogout(final Session session)
+    {
+        clOrdIdsSeen.clear();
+    }
+
+    @Override
+    public void onAppMessage(final Session session, final MessageDecoder message)
+    {
+        final int typeIndex = message.indexOf(Fix.MSG_TYPE);
+        final boolean single = message.valueLength(typeIndex) == 1;
+        final char type = single ? (char)message.buffer().getByte(message.valueOffset(typeIndex)) : 0;
+        if (type == 'D')
+        {
+            final String clOrdId = message.stringValue(CL_ORD_ID);
+            final boolean seen = clOrdId != null && !clOrdIdsSeen.add(clOrdId);
+            if (seen && message.isFlagSet(Fix.POSS_RESEND))
+            {
+                return;
+            }
+            echo(session, message);
+        }
+        else if (type == 'd')
+        {
+            echo(session, message);
+        }
+        else
+        {
+            session.sendBusinessReject(message, UNSUPPORTED_MESSAGE_TYPE, "Unsupported Message Type");
+        }
+    }
+
+    /** Same fields in the same order, minus what the session writes itself and the PossDup markers. */
+    private void echo(final Session session, final MessageDecoder message)
+    {
+        final int typeIndex = message.indexOf(Fix.MSG_TYPE);
+        echo.reset(message.buffer(), message.valueOffset(typeIndex), message.valueLength(typeIndex));
+        for (int i = 0, n = message.fieldCount(); i < n; i++)
+        {
+            switch (message.tag(i))
+            {
+                case Fix.BEGIN_STRING:
+                case Fix.BODY_LENGTH:
+                case Fix.MSG_TYPE:
+                case Fix.MSG_SEQ_NUM:
+                case Fix.SENDER_COMP_ID:
+                case Fix.TARGET_COMP_ID:
+                case Fix.SENDING_TIME:
+                case Fix.POSS_DUP_FLAG:
+                case Fix.ORIG_SENDING_TIME:
+                case Fix.CHECK_SUM:
+                    break;
+                default:
+                    echo.append(message.tag(i), message.buffer(), message.valueOffset(i), message.valueLength(i));
+                    break;
+            }
+        }
+        session.trySend(echo);
+    }
+}

@@ -1,0 +1,39 @@
+# Java build: the engine and the bench runner (Maven), the conformance acceptor and suite.
+
+MVN ?= mvn -B -q
+ENGINE_JAR := $(ROOT)/engine/target/fixlab-engine-0.1.0.jar
+ENGINE_CP = $(ENGINE_JAR):$(shell cat $(ROOT)/engine/target/classpath.txt 2>/dev/null)
+JAVA ?= java
+PORT ?= 9880
+DEFS ?= $(SHARED)/conformance/fix42
+CONFORMANCE_PORT ?= 9881
+
+.PHONY: maven build-java test-java acceptor conformance conformance-test demo
+
+# Maven is the one build tool the Java side needs; install it when the machine lacks it.
+maven:
+	@command -v mvn >/dev/null || { echo "installing Maven"; apt-get update -qq && apt-get install -y -qq maven >/dev/null; }
+
+build-java: maven
+	$(MVN) -DskipTests package
+
+test-java: maven
+	$(MVN) verify
+
+# The conformance acceptor in the foreground: prints its PID and port; Ctrl-C stops it.
+acceptor: build-java
+	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.ConformanceAcceptor --port $(PORT) --config $(ROOT)/engine/conformance.properties
+
+# Build, start the acceptor, run the suite on DEFS, stop the acceptor; non-zero on any failure.
+conformance: build-java
+	@$(ROOT)/engine/bin/run-conformance "$(ENGINE_CP)" "$(DEFS)" $(CONFORMANCE_PORT) "$(SHARED)/conformance/fixconform.py"
+
+# Part of make test: the FIX.4.2 suite when ../shared/conformance is present.
+conformance-test:
+	@if [ -d "$(SHARED)/conformance/fix42" ]; then \
+		$(MAKE) --no-print-directory conformance DEFS="$(SHARED)/conformance/fix42"; \
+	else echo "conformance: $(SHARED)/conformance/fix42 not found, suite skipped"; fi
+
+# A short demo: acceptor and initiator exchanging orders on loopback, one summary line.
+demo: build-java
+	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
