@@ -1,0 +1,49 @@
+package org.fixlab.engine.store;
+
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+/**
+ * Deterministic FIX-like messages: the content and length depend only on the seqNum (and a
+ * variant), so a reader can tell what a writer, even one in another process, stored for it.
+ */
+final class TestMessages
+{
+    private TestMessages()
+    {
+    }
+
+    static byte[] bytes(final int seqNum)
+    {
+        return bytes(seqNum, 0);
+    }
+
+    /** Lengths vary from about 60 to 360 bytes so records straddle pages and chunks unevenly. */
+    static byte[] bytes(final int seqNum, final int variant)
+    {
+        final StringBuilder message = new StringBuilder("8=FIX.4.4\u00019=000\u000135=D\u000134=").append(seqNum)
+            .append("\u000158=v").append(variant).append('-');
+        final int filler = (int)((seqNum * 2654435761L + variant) % 300);
+        for (int i = 0; i < filler; i++)
+        {
+            message.append((char)('a' + (seqNum + i) % 26));
+        }
+        return message.append("\u000110=000\u0001").toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static UnsafeBuffer buffer(final int seqNum)
+    {
+        return new UnsafeBuffer(bytes(seqNum));
+    }
+
+    static void assertIs(final int seqNum, final int variant, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] actual = new byte[length];
+        buffer.getBytes(offset, actual);
+        assertArrayEquals(bytes(seqNum, variant), actual, () -> "payload of MsgSeqNum " + seqNum);
+    }
+}
