@@ -15,7 +15,7 @@ maven:
 	@command -v mvn >/dev/null || { echo "installing Maven"; apt-get update -qq && apt-get install -y -qq maven >/dev/null; }
 
 build-java: maven
-	$(MVN) -DskipTests package
+	$(MVN) -Dmaven.test.skip=true package
 
 test-java: maven
 	$(MVN) verify

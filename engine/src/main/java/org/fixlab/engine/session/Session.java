@@ -389,7 +389,7 @@ public final class Session
                 return;
             }
         }
-        if (validator != null && !validator.validate(message, rejection))
+        if (!hasRequiredHeader(message) || (validator != null && !validator.validate(message, rejection)))
         {
             if (!logonReceived)
             {
@@ -453,6 +453,23 @@ public final class Session
         }
     }
 
+    /** SenderCompID, TargetCompID and SendingTime must be there (MsgSeqNum has its own rule in verify). */
+    private boolean hasRequiredHeader(final MessageDecoder message)
+    {
+        for (final int tag : REQUIRED_HEADER_TAGS)
+        {
+            if (message.indexOf(tag) < 0)
+            {
+                rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, tag,
+                    SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final int[] REQUIRED_HEADER_TAGS = {Fix.SENDER_COMP_ID, Fix.TARGET_COMP_ID, Fix.SENDING_TIME};
+
     /**
      * The checks every message goes through before its handler runs: MsgSeqNum present, SendingTime
      * accuracy, CompIDs, then too high (queue and ask for a resend) or too low (PossDup or logout),
@@ -461,7 +478,7 @@ public final class Session
     private boolean verify(final MessageDecoder message, final long nowNanos, final boolean checkTooHigh, final boolean checkTooLow)
     {
         final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING);
-        if (seqNum == MISSING || seqNum <= 0)
+        if (seqNum == MISSING)
         {
             sendLogout("Received message without MsgSeqNum");
             disconnect("Received message without MsgSeqNum");
@@ -503,7 +520,7 @@ public final class Session
         {
             return false;
         }
-        if (resendRequestedUpTo != 0 && seqNum >= resendRequestedUpTo)
+        if (resendRequestedUpTo != 0 && seqNum == nextTargetSeqNum && seqNum >= resendRequestedUpTo)
         {
             resendRequestedUpTo = 0;
         }
@@ -713,9 +730,11 @@ public final class Session
         {
             nextTargetSeqNum(nextTargetSeqNum + 1);
         }
-        else if (seqNum > nextTargetSeqNum)
+        else if (seqNum > nextTargetSeqNum && !queue.offer(seqNum, request.buffer(), request.offset(), request.length()))
         {
-            onSequenceGap(request, seqNum);
+            // Answered already; queued only so that its MsgSeqNum is consumed in order. A gap before it
+            // is detected by the next message in sequence, not by a ResendRequest of ours now.
+            log.warn(id, "gap queue full, ResendRequest " + seqNum + " not queued");
         }
     }
 
