@@ -16,40 +16,29 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Opening scans the body and rebuilds the index (seqNum to file position); the latest record of a
  * seqNum stored twice wins. The first record that does not validate ends the data: a write torn by a
- * crash or power loss is cut off (the file truncated there), never replayed. If a record with a
- * seqNum at or above the stored next sender seqNum survived, the process died between storing a
- * message and advancing the counter; the counter is moved past it, so a message that may have gone
- * out is never sent again under the same number (if it did not, the counterparty asks for it and
- * gets it from the store).
+ * crash or power loss is cut off (the file truncated there), never replayed. The next sender seqNum
+ * is moved past the highest stored message (see {@link PersistentStore#advancePastStoredMessages}).
  *
  * <p>{@link #storeSent} writes once through a reused direct buffer and does not allocate in steady
  * state; the index only doubles as the session's sequence numbers outgrow it. Not thread-safe.
  */
-public final class FileStore implements MessageStore
+public final class FileStore extends PersistentStore
 {
     public static final String BODY_SUFFIX = ".body";
     public static final String SEQ_NUMS_SUFFIX = ".seqnums";
 
     private static final int INITIAL_WRITE_BUFFER_BYTES = 4096;
 
-    private final String name;
     private final ReopeningFileChannel body;
     private final ReopeningFileChannel seqNumsFile;
     private final FileRecordReader reader;
-    private final SyncSchedule sync;
-    private final SequenceIndex index;
-    private final SequenceNumberSlots seqNums = new SequenceNumberSlots();
     private final UnsafeBuffer slotsBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(SequenceNumberSlots.LENGTH));
-    private final Crc32cRange crc = new Crc32cRange();
     private UnsafeBuffer writeBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(INITIAL_WRITE_BUFFER_BYTES));
     private long dataEnd;
-    private boolean closed;
 
     private FileStore(final Path dir, final String sessionKey, final StoreOptions options)
     {
-        name = "FileStore " + dir.resolve(sessionKey + BODY_SUFFIX);
-        sync = new SyncSchedule(options.syncPolicy(), options.syncIntervalNanos());
-        index = new SequenceIndex(options.indexCapacity(), false);
+        super("FileStore " + dir.resolve(sessionKey + BODY_SUFFIX), options);
         final Path bodyPath = StoreFiles.resolve(dir, sessionKey, BODY_SUFFIX);
         body = new ReopeningFileChannel(bodyPath);
         reader = new FileRecordReader(body, crc);
@@ -67,53 +56,13 @@ public final class FileStore implements MessageStore
     /** Opens the session's files in {@code dir}, creating them if needed, and recovers their content. */
     public static FileStore open(final Path dir, final String sessionKey, final StoreOptions options)
     {
-        final FileStore store = new FileStore(dir, sessionKey, options);
-        try
-        {
-            store.recover();
-            return store;
-        }
-        catch (final RuntimeException ex)
-        {
-            store.close();
-            throw ex;
-        }
-    }
-
-    @Override
-    public int nextSenderSeqNum()
-    {
-        StoreChecks.checkOpen(closed, name);
-        return seqNums.nextSender();
-    }
-
-    @Override
-    public int nextTargetSeqNum()
-    {
-        StoreChecks.checkOpen(closed, name);
-        return seqNums.nextTarget();
-    }
-
-    @Override
-    public void nextSenderSeqNum(final int seqNum)
-    {
-        StoreChecks.checkOpen(closed, name);
-        seqNums.nextSender(seqNum);
-        writeSeqNums();
-    }
-
-    @Override
-    public void nextTargetSeqNum(final int seqNum)
-    {
-        StoreChecks.checkOpen(closed, name);
-        seqNums.nextTarget(seqNum);
-        writeSeqNums();
+        return recovered(new FileStore(dir, sessionKey, options));
     }
 
     @Override
     public void storeSent(final int seqNum, final DirectBuffer buffer, final int offset, final int length)
     {
-        StoreChecks.checkOpen(closed, name);
+        checkOpen();
         StoreChecks.checkMessage(seqNum, length, Integer.MAX_VALUE - RecordDescriptor.HEADER_LENGTH, name);
         final int recordLength = RecordDescriptor.recordLength(length);
         if (recordLength > writeBuffer.capacity())
@@ -131,27 +80,6 @@ public final class FileStore implements MessageStore
         }
     }
 
-    @Override
-    public int replay(final int fromSeqNum, final int toSeqNum, final SentMessageHandler handler)
-    {
-        StoreChecks.checkOpen(closed, name);
-        int reported = 0;
-        for (long seqNum = Math.max(fromSeqNum, index.lowest()), last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
-        {
-            final long position = index.position((int)seqNum);
-            // A record that no longer validates (damaged on disk since) is a hole, as if never stored.
-            if (position != SequenceIndex.MISSING && reader.load(position, dataEnd) != RecordDescriptor.INVALID)
-            {
-                final UnsafeBuffer window = reader.window();
-                final int recordOffset = reader.offsetOf(position);
-                handler.onMessage((int)seqNum, window, RecordDescriptor.payloadOffset(recordOffset),
-                    RecordDescriptor.payloadLength(window, recordOffset));
-                reported++;
-            }
-        }
-        return reported;
-    }
-
     /**
      * Empties the body, then writes 1 and 1 as sequence numbers, forcing each step: a crash in between
      * leaves the old sequence numbers and no messages, which the session answers with gap fills.
@@ -160,7 +88,7 @@ public final class FileStore implements MessageStore
     @Override
     public void reset()
     {
-        StoreChecks.checkOpen(closed, name);
+        checkOpen();
         body.truncate(0);
         body.force();
         reader.invalidate();
@@ -172,43 +100,8 @@ public final class FileStore implements MessageStore
         seqNumsFile.force();
     }
 
-    /** Under {@link SyncPolicy#INTERVAL}, forces both files if the interval has passed since the last force. */
     @Override
-    public void flush()
-    {
-        StoreChecks.checkOpen(closed, name);
-        final long now = System.nanoTime();
-        if (sync.isDue(now))
-        {
-            forceAll(now);
-        }
-    }
-
-    /** Forces what the sync policy still owes, then closes both files. Later calls do nothing. */
-    @Override
-    public void close()
-    {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        try (body; seqNumsFile)
-        {
-            if (sync.isDirty())
-            {
-                forceAll(System.nanoTime());
-            }
-        }
-    }
-
-    @Override
-    public String toString()
-    {
-        return name;
-    }
-
-    private void recover()
+    void recover()
     {
         final ByteBuffer slots = slotsBuffer.byteBuffer();
         slots.clear();
@@ -233,13 +126,11 @@ public final class FileStore implements MessageStore
             reader.invalidate();
             body.force();
         }
-        if (index.highest() >= seqNums.nextSender())
-        {
-            nextSenderSeqNum(index.highest() + 1);
-        }
+        advancePastStoredMessages();
     }
 
-    private void writeSeqNums()
+    @Override
+    void writeSeqNums()
     {
         final int slotOffset = seqNums.writeNext(slotsBuffer, 0, crc);
         seqNumsFile.writeFully(bytes(slotsBuffer, slotOffset, slotOffset + SequenceNumberSlots.SLOT_LENGTH), slotOffset);
@@ -250,11 +141,32 @@ public final class FileStore implements MessageStore
         }
     }
 
-    private void forceAll(final long nowNanos)
+    @Override
+    int loadRecord(final long position)
+    {
+        return reader.load(position, dataEnd) == RecordDescriptor.INVALID ? -1 : reader.offsetOf(position);
+    }
+
+    @Override
+    DirectBuffer recordBuffer()
+    {
+        return reader.window();
+    }
+
+    @Override
+    void forceAll()
     {
         body.force();
         seqNumsFile.force();
-        sync.onForced(nowNanos);
+    }
+
+    @Override
+    void release()
+    {
+        try (body; seqNumsFile)
+        {
+            // closes both, the second even if the first fails
+        }
     }
 
     private static ByteBuffer bytes(final UnsafeBuffer buffer, final int from, final int to)

@@ -30,7 +30,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Steady state is garbage-free; growing allocates one mapping and touches each new page once, so
  * that storeSent does not take the page faults. Not thread-safe.
  */
-public final class MappedStore implements MessageStore
+public final class MappedStore extends PersistentStore
 {
     public static final String FILE_SUFFIX = ".mapped";
 
@@ -40,82 +40,34 @@ public final class MappedStore implements MessageStore
     private static final int PAGE_BYTES = 4096;
 
     private final Path file;
-    private final String name;
     private final int chunkBytes;
-    private final SyncSchedule sync;
-    private final SequenceIndex index;
-    private final SequenceNumberSlots seqNums = new SequenceNumberSlots();
-    private final Crc32cRange crc = new Crc32cRange();
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private MappedByteBuffer mapping;
     private int dataEnd = RECORDS_OFFSET;
     private int unforcedFrom = RECORDS_OFFSET;
-    private boolean closed;
 
     private MappedStore(final Path file, final StoreOptions options)
     {
+        super("MappedStore " + file, options);
         if (options.mappedChunkBytes() < PAGE_BYTES)
         {
             throw new IllegalArgumentException("mapped chunk must be at least " + PAGE_BYTES + " bytes, got " +
                 options.mappedChunkBytes());
         }
         this.file = file;
-        name = "MappedStore " + file;
         chunkBytes = options.mappedChunkBytes();
-        sync = new SyncSchedule(options.syncPolicy(), options.syncIntervalNanos());
-        index = new SequenceIndex(options.indexCapacity(), false);
     }
 
     /** Opens, or creates, the session's file in {@code dir} and recovers its content. */
     public static MappedStore open(final Path dir, final String sessionKey, final StoreOptions options)
     {
-        final MappedStore store = new MappedStore(StoreFiles.resolve(dir, sessionKey, FILE_SUFFIX), options);
-        try
-        {
-            store.recover();
-            return store;
-        }
-        catch (final RuntimeException ex)
-        {
-            store.close();
-            throw ex;
-        }
-    }
-
-    @Override
-    public int nextSenderSeqNum()
-    {
-        StoreChecks.checkOpen(closed, name);
-        return seqNums.nextSender();
-    }
-
-    @Override
-    public int nextTargetSeqNum()
-    {
-        StoreChecks.checkOpen(closed, name);
-        return seqNums.nextTarget();
-    }
-
-    @Override
-    public void nextSenderSeqNum(final int seqNum)
-    {
-        StoreChecks.checkOpen(closed, name);
-        seqNums.nextSender(seqNum);
-        writeSeqNums();
-    }
-
-    @Override
-    public void nextTargetSeqNum(final int seqNum)
-    {
-        StoreChecks.checkOpen(closed, name);
-        seqNums.nextTarget(seqNum);
-        writeSeqNums();
+        return recovered(new MappedStore(StoreFiles.resolve(dir, sessionKey, FILE_SUFFIX), options));
     }
 
     @Override
     public void storeSent(final int seqNum, final DirectBuffer message, final int offset, final int length)
     {
-        StoreChecks.checkOpen(closed, name);
+        checkOpen();
         StoreChecks.checkMessage(seqNum, length, MAX_MAPPING_BYTES - RECORDS_OFFSET - RecordDescriptor.HEADER_LENGTH, name);
         final int recordLength = RecordDescriptor.recordLength(length);
         if ((long)dataEnd + recordLength > buffer.capacity())
@@ -132,26 +84,6 @@ public final class MappedStore implements MessageStore
         dataEnd += recordLength;
     }
 
-    @Override
-    public int replay(final int fromSeqNum, final int toSeqNum, final SentMessageHandler handler)
-    {
-        StoreChecks.checkOpen(closed, name);
-        int reported = 0;
-        for (long seqNum = Math.max(fromSeqNum, index.lowest()), last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
-        {
-            final long position = index.position((int)seqNum);
-            // A record that no longer validates (damaged on disk since) is a hole, as if never stored.
-            if (position != SequenceIndex.MISSING &&
-                RecordDescriptor.validLength(buffer, (int)position, dataEnd - position, crc) != RecordDescriptor.INVALID)
-            {
-                handler.onMessage((int)seqNum, buffer, RecordDescriptor.payloadOffset((int)position),
-                    RecordDescriptor.payloadLength(buffer, (int)position));
-                reported++;
-            }
-        }
-        return reported;
-    }
-
     /**
      * Cuts the records off the file (durably), then writes 1 and 1 as sequence numbers: the order
      * {@link FileStore#reset} explains. The file shrinks back to one chunk.
@@ -159,7 +91,7 @@ public final class MappedStore implements MessageStore
     @Override
     public void reset()
     {
-        StoreChecks.checkOpen(closed, name);
+        checkOpen();
         unmap();
         resize(RECORDS_OFFSET, true);
         map(chunkBytes);
@@ -173,47 +105,8 @@ public final class MappedStore implements MessageStore
         mapping.force(0, RECORDS_OFFSET);
     }
 
-    /** Under {@link SyncPolicy#INTERVAL}, forces the records written since the last force if the interval has passed. */
     @Override
-    public void flush()
-    {
-        StoreChecks.checkOpen(closed, name);
-        final long now = System.nanoTime();
-        if (sync.isDue(now))
-        {
-            forceAll(now);
-        }
-    }
-
-    /** Forces what the sync policy still owes, then unmaps the file. Later calls do nothing. */
-    @Override
-    public void close()
-    {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        try
-        {
-            if (null != mapping && sync.isDirty())
-            {
-                forceAll(System.nanoTime());
-            }
-        }
-        finally
-        {
-            unmap();
-        }
-    }
-
-    @Override
-    public String toString()
-    {
-        return name;
-    }
-
-    private void recover()
+    void recover()
     {
         final long fileLength = fileLength();
         map((int)Math.min(Math.max(fileLength, chunkBytes), MAX_MAPPING_BYTES));
@@ -238,10 +131,7 @@ public final class MappedStore implements MessageStore
         map(mappedLength);
         pretouch(dataEnd);
 
-        if (index.highest() >= seqNums.nextSender())
-        {
-            nextSenderSeqNum(index.highest() + 1);
-        }
+        advancePastStoredMessages();
     }
 
     private void grow(final long required)
@@ -258,7 +148,8 @@ public final class MappedStore implements MessageStore
         pretouch(mappedLength);
     }
 
-    private void writeSeqNums()
+    @Override
+    void writeSeqNums()
     {
         final int slotOffset = seqNums.writeNext(buffer, 0, crc);
         if (sync.onWrite())
@@ -268,12 +159,34 @@ public final class MappedStore implements MessageStore
         }
     }
 
-    private void forceAll(final long nowNanos)
+    @Override
+    int loadRecord(final long position)
     {
-        mapping.force(0, RECORDS_OFFSET);
-        mapping.force(unforcedFrom, dataEnd - unforcedFrom);
-        unforcedFrom = dataEnd;
-        sync.onForced(nowNanos);
+        return RecordDescriptor.validLength(buffer, (int)position, dataEnd - position, crc) == RecordDescriptor.INVALID ?
+            -1 : (int)position;
+    }
+
+    @Override
+    DirectBuffer recordBuffer()
+    {
+        return buffer;
+    }
+
+    @Override
+    void forceAll()
+    {
+        if (null != mapping)
+        {
+            mapping.force(0, RECORDS_OFFSET);
+            mapping.force(unforcedFrom, dataEnd - unforcedFrom);
+            unforcedFrom = dataEnd;
+        }
+    }
+
+    @Override
+    void release()
+    {
+        unmap();
     }
 
     /**

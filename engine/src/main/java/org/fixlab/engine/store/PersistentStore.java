@@ -1,0 +1,169 @@
+package org.fixlab.engine.store;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * What {@link FileStore} and {@link MappedStore} share: sequence numbers in
+ * {@link SequenceNumberSlots}, the index of records, replay through it, the sync schedule, the
+ * closed check and recovery's last step. Subclasses say where slots and records live.
+ */
+abstract sealed class PersistentStore implements MessageStore permits FileStore, MappedStore
+{
+    final String name;
+    final SyncSchedule sync;
+    final SequenceIndex index;
+    final SequenceNumberSlots seqNums = new SequenceNumberSlots();
+    final Crc32cRange crc = new Crc32cRange();
+    private boolean closed;
+
+    PersistentStore(final String name, final StoreOptions options)
+    {
+        this.name = name;
+        sync = new SyncSchedule(options.syncPolicy(), options.syncIntervalNanos());
+        index = new SequenceIndex(options.indexCapacity(), false);
+    }
+
+    /** Recovers a newly constructed store's content, or closes it and rethrows. */
+    static <T extends PersistentStore> T recovered(final T store)
+    {
+        try
+        {
+            store.recover();
+            return store;
+        }
+        catch (final RuntimeException ex)
+        {
+            store.close();
+            throw ex;
+        }
+    }
+
+    @Override
+    public final int nextSenderSeqNum()
+    {
+        checkOpen();
+        return seqNums.nextSender();
+    }
+
+    @Override
+    public final int nextTargetSeqNum()
+    {
+        checkOpen();
+        return seqNums.nextTarget();
+    }
+
+    @Override
+    public final void nextSenderSeqNum(final int seqNum)
+    {
+        checkOpen();
+        seqNums.nextSender(seqNum);
+        writeSeqNums();
+    }
+
+    @Override
+    public final void nextTargetSeqNum(final int seqNum)
+    {
+        checkOpen();
+        seqNums.nextTarget(seqNum);
+        writeSeqNums();
+    }
+
+    @Override
+    public final int replay(final int fromSeqNum, final int toSeqNum, final SentMessageHandler handler)
+    {
+        checkOpen();
+        int reported = 0;
+        for (long seqNum = Math.max(fromSeqNum, index.lowest()), last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
+        {
+            final long position = index.position((int)seqNum);
+            // A record that no longer validates (damaged on disk since) is a hole, as if never stored.
+            final int recordOffset = position == SequenceIndex.MISSING ? -1 : loadRecord(position);
+            if (recordOffset >= 0)
+            {
+                final DirectBuffer records = recordBuffer();
+                handler.onMessage((int)seqNum, records, RecordDescriptor.payloadOffset(recordOffset),
+                    RecordDescriptor.payloadLength(records, recordOffset));
+                reported++;
+            }
+        }
+        return reported;
+    }
+
+    /** Under {@link SyncPolicy#INTERVAL}, forces what was written since the last force if the interval has passed. */
+    @Override
+    public final void flush()
+    {
+        checkOpen();
+        final long now = System.nanoTime();
+        if (sync.isDue(now))
+        {
+            forceAll();
+            sync.onForced(now);
+        }
+    }
+
+    /** Forces what the sync policy still owes, then releases the files. Later calls do nothing. */
+    @Override
+    public final void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try
+        {
+            if (sync.isDirty())
+            {
+                forceAll();
+            }
+        }
+        finally
+        {
+            release();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return name;
+    }
+
+    final void checkOpen()
+    {
+        StoreChecks.checkOpen(closed, name);
+    }
+
+    /**
+     * Recovery's last step. A record at or above the next sender seqNum means the process died
+     * between storing a message and advancing the counter; moving the counter past it means a
+     * message that may have gone out is never sent again under the same number (if it did not go
+     * out, the counterparty asks for it and gets it from the store).
+     */
+    final void advancePastStoredMessages()
+    {
+        if (index.highest() >= seqNums.nextSender())
+        {
+            nextSenderSeqNum(index.highest() + 1);
+        }
+    }
+
+    /** Scans the files, rebuilds the index and cuts off whatever follows the last intact record. */
+    abstract void recover();
+
+    /** Persists the current sequence numbers in the next slot, forcing it if the policy says so. */
+    abstract void writeSeqNums();
+
+    /** @return where the intact record at {@code position} starts in {@link #recordBuffer()}, or -1. */
+    abstract int loadRecord(long position);
+
+    /** The buffer holding the record last loaded, valid until the next load or store. */
+    abstract DirectBuffer recordBuffer();
+
+    /** Forces both records and sequence numbers to the device. */
+    abstract void forceAll();
+
+    /** Closes or unmaps the files. */
+    abstract void release();
+}
