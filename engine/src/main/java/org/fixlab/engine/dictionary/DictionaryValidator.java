@@ -1,6 +1,7 @@
 package org.fixlab.engine.dictionary;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.MessageDecoder;
 
@@ -33,6 +34,7 @@ public final class DictionaryValidator
     private final DataDictionary dictionary;
     private final ValidationOptions options;
     private final MessageStructure structure = new MessageStructure();
+    private final UnsafeBuffer canonicalInt = new UnsafeBuffer(new byte[16]);
     private MessageDecoder message;
     private MessageDef messageDef;
     private int failingReason;
@@ -203,18 +205,32 @@ public final class DictionaryValidator
             return fail(SessionRejectReason.TAG_SPECIFIED_WITHOUT_A_VALUE);
         }
         final FieldDef field = dictionary.field(tag);
+        final boolean isCount = def.group(tag) != null;
         if (field != null)
         {
             final FieldType type = field.type();
-            if ((type != FieldType.CHAR || dictionary.isCharFormatChecked()) &&
-                !FieldFormats.isValid(type.format(), buffer, offset, length))
-            {
-                return fail(SessionRejectReason.INCORRECT_DATA_FORMAT_FOR_VALUE);
-            }
             final EnumValues values = field.enumValueSet();
-            if (values != null && !values.isAllowed(buffer, offset, length, type.isMultipleValue()))
+            if (isCount)
             {
-                return fail(SessionRejectReason.VALUE_IS_INCORRECT);
+                // After reading a group QuickFIX/J rewrites its NumInGroup value as
+                // Integer.toString(value): never a format error, but still checked against enums.
+                final int canonicalLength = canonicalInt.putIntAscii(0, (int)MessageStructure.parseJavaInt(buffer, offset, length));
+                if (values != null && !values.isAllowed(canonicalInt, 0, canonicalLength, false))
+                {
+                    return fail(SessionRejectReason.VALUE_IS_INCORRECT);
+                }
+            }
+            else
+            {
+                if ((type != FieldType.CHAR || dictionary.isCharFormatChecked()) &&
+                    !FieldFormats.isValid(type.format(), buffer, offset, length))
+                {
+                    return fail(SessionRejectReason.INCORRECT_DATA_FORMAT_FOR_VALUE);
+                }
+                if (values != null && !values.isAllowed(buffer, offset, length, type.isMultipleValue()))
+                {
+                    return fail(SessionRejectReason.VALUE_IS_INCORRECT);
+                }
             }
         }
         // The body checks against the message's fields; header and trailer against the whole
@@ -225,7 +241,7 @@ public final class DictionaryValidator
             return fail(owner == MessageStructure.BODY && field != null ?
                 SessionRejectReason.TAG_NOT_DEFINED_FOR_MESSAGE_TYPE : SessionRejectReason.INVALID_TAG_NUMBER);
         }
-        if (def.group(tag) != null &&
+        if (isCount &&
             MessageStructure.parseJavaInt(buffer, offset, length) != entriesOf(owner, tag))
         {
             return fail(SessionRejectReason.INCORRECT_NUMINGROUP_COUNT_FOR_REPEATING_GROUP);

@@ -1,7 +1,6 @@
 package org.fixlab.engine.dictionary;
 
 import org.agrona.DirectBuffer;
-import org.fixlab.engine.codec.UtcTimestamps;
 
 /**
  * Value syntax checks, in place and garbage-free, accepting exactly what QuickFIX/J 2.3.2's field
@@ -26,7 +25,8 @@ final class FieldFormats
             case CHAR:
                 return length == 1;
             case UTC_DATE:
-                return UtcTimestamps.isDate(buffer, offset, length) && allDigits(buffer, offset, 8);
+                // QuickFIX/J checks eight digits and no ranges.
+                return length == 8 && allDigits(buffer, offset, 8);
             case UTC_TIME_ONLY:
                 return isTimeOnly(buffer, offset, length);
             case UTC_TIMESTAMP:
@@ -97,21 +97,37 @@ final class FieldFormats
         return digit;
     }
 
-    /** HH:MM:SS with no fraction or 3, 6 or 9 fraction digits. */
+    /**
+     * UTCTimeOnly as QuickFIX/J 2.3.2 parses it: 8, 12, 15, 18 or 21 characters, HH:MM:S at the start
+     * and, when longer, ".SSS" - its lenient SimpleDateFormat reads no further and checks no ranges.
+     */
     static boolean isTimeOnly(final DirectBuffer buffer, final int offset, final int length)
     {
-        return (length == 8 || length == 12 || length == 15 || length == 18) &&
-            UtcTimestamps.isTimeOnly(buffer, offset, length) &&
-            allDigits(buffer, offset, 2) && allDigits(buffer, offset + 3, 2) && allDigits(buffer, offset + 6, 2) &&
-            (length == 8 || allDigits(buffer, offset + 9, length - 9));
+        if (length != 8 && length != 12 && length != 15 && length != 18 && length != 21)
+        {
+            return false;
+        }
+        return allDigits(buffer, offset, 2) && buffer.getByte(offset + 2) == ':' && allDigits(buffer, offset + 3, 2) &&
+            buffer.getByte(offset + 5) == ':' && allDigits(buffer, offset + 6, 1) &&
+            (length == 8 || (allDigits(buffer, offset + 7, 1) && buffer.getByte(offset + 8) == '.' && allDigits(buffer, offset + 9, 3)));
     }
 
-    /** YYYYMMDD-HH:MM:SS with no fraction or 3, 6 or 9 fraction digits. */
+    /**
+     * UTCTimestamp syntax: YYYYMMDD-HH:MM:SS with no fraction or 3, 6, 9 or 12 fraction digits.
+     * Like QuickFIX/J 2.3.2, only the shape is checked, not the ranges (month 13 passes); the
+     * session's SendingTime check uses {@code UtcTimestamps.decode}, which is stricter.
+     */
     static boolean isTimestamp(final DirectBuffer buffer, final int offset, final int length)
     {
-        return (length == 17 || length == 21 || length == 24 || length == 27) &&
-            UtcTimestamps.decode(buffer, offset, length) != UtcTimestamps.INVALID &&
-            allDigits(buffer, offset, 8) && (length == 17 || allDigits(buffer, offset + 18, length - 18));
+        if (length != 17 && length != 21 && length != 24 && length != 27 && length != 30)
+        {
+            return false;
+        }
+        return allDigits(buffer, offset, 8) && buffer.getByte(offset + 8) == '-' &&
+            allDigits(buffer, offset + 9, 2) && buffer.getByte(offset + 11) == ':' &&
+            allDigits(buffer, offset + 12, 2) && buffer.getByte(offset + 14) == ':' &&
+            allDigits(buffer, offset + 15, 2) &&
+            (length == 17 || (buffer.getByte(offset + 17) == '.' && allDigits(buffer, offset + 18, length - 18)));
     }
 
     private static boolean allDigits(final DirectBuffer buffer, final int offset, final int length)

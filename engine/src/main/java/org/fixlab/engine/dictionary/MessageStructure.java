@@ -22,6 +22,9 @@ final class MessageStructure
     static final int HEADER = -3;
     static final int TRAILER = -2;
     static final int BODY = -1;
+    /** A piece of a data field's value that contained SOH, so the decoder split it off. */
+    static final int DATA_CONTINUATION = -4;
+    private static final int UNASSIGNED = Integer.MIN_VALUE;
 
     private static final int INITIAL_CAPACITY = 64;
 
@@ -56,6 +59,7 @@ final class MessageStructure
     private ValidationFailure out;
     private int fieldCount;
     private int position;
+    private int examined;
 
     /** True for tags QuickFIX/J always treats as trailer fields: SignatureLength, Signature, CheckSum. */
     static boolean isKnownTrailerTag(final int tag)
@@ -83,12 +87,24 @@ final class MessageStructure
         ensureCapacity(fieldCount);
         occurrenceCount = 0;
         instanceCount = 0;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < fieldCount; i++)
         {
-            owner[i] = HEADER;
+            owner[i] = i < 3 ? HEADER : UNASSIGNED;
         }
         position = 3;
-        return parseHeader() && parseBody() && parseTrailer();
+        examined = 3;
+        if (!parseHeader() || !parseBody() || !parseTrailer())
+        {
+            return false;
+        }
+        // QuickFIX/J reads CheckSum from the trailer after parsing and drops the message without it
+        // (possible when a data field's length swallowed it).
+        if (!ownerHas(TRAILER, Fix.CHECK_SUM, fieldCount))
+        {
+            out.garbled("Field not found: 10");
+            return false;
+        }
+        return true;
     }
 
     int owner(final int field)
@@ -148,6 +164,10 @@ final class MessageStructure
     {
         while (position < fieldCount)
         {
+            if (!extract(HEADER, true))
+            {
+                return false;
+            }
             final int tag = message.tag(position);
             if (!KNOWN_HEADER_TAGS.contains(tag) && !dictionary.isHeaderField(tag))
             {
@@ -165,7 +185,7 @@ final class MessageStructure
             }
             else
             {
-                position++;
+                advance();
             }
         }
         return true;
@@ -175,6 +195,10 @@ final class MessageStructure
     {
         while (position < fieldCount)
         {
+            if (!extract(BODY, true))
+            {
+                return false;
+            }
             final int tag = message.tag(position);
             if (isKnownTrailerTag(tag))
             {
@@ -198,7 +222,7 @@ final class MessageStructure
                 }
                 else
                 {
-                    position++;
+                    advance();
                 }
                 if (options.validateFieldsOutOfOrder())
                 {
@@ -224,7 +248,7 @@ final class MessageStructure
                 }
                 else
                 {
-                    position++;
+                    advance();
                 }
             }
         }
@@ -235,6 +259,10 @@ final class MessageStructure
     {
         while (position < fieldCount)
         {
+            if (!extract(TRAILER, true))
+            {
+                return false;
+            }
             final int tag = message.tag(position);
             if (!isKnownTrailerTag(tag) && !dictionary.isTrailerField(tag))
             {
@@ -242,7 +270,7 @@ final class MessageStructure
                 return false;
             }
             owner[position] = TRAILER;
-            position++;
+            advance();
         }
         return true;
     }
@@ -263,12 +291,18 @@ final class MessageStructure
             return false;
         }
         final int occurrence = newOccurrence(group, countField, parentOwner);
-        position++;
+        advance();
         final int delimiter = group.delimiterTag();
         int instance = -1;
         int previousPosition = -1;
         while (position < fieldCount)
         {
+            // Only the header, body and their own groups are read with a typed dictionary in QuickFIX/J,
+            // so the data-field rule does not reach into nested groups.
+            if (!extract(instance >= 0 ? instance : parentOwner, parentOwner < 0))
+            {
+                return false;
+            }
             final int tag = message.tag(position);
             final GroupDef nested = group.group(tag);
             if (tag == delimiter)
@@ -285,7 +319,7 @@ final class MessageStructure
                 }
                 else
                 {
-                    position++;
+                    advance();
                 }
             }
             else if (nested != null)
@@ -322,7 +356,7 @@ final class MessageStructure
                     }
                 }
                 owner[position] = instance;
-                position++;
+                advance();
             }
             else
             {
@@ -344,7 +378,7 @@ final class MessageStructure
                             return false;
                         }
                         owner[position] = instance;
-                        position++;
+                        advance();
                         continue;
                     }
                 }
@@ -352,6 +386,93 @@ final class MessageStructure
             }
         }
         return true;
+    }
+
+    private void advance()
+    {
+        position++;
+        while (position < fieldCount && owner[position] == DATA_CONTINUATION)
+        {
+            position++;
+        }
+    }
+
+    /**
+     * QuickFIX/J's rule for a field of type DATA, applied when the field is first read, in the part
+     * being filled at that moment: its length field (tag - 1; 93 for Signature 89) must already be
+     * there, and a value shorter than that length runs on over the following SOHs, so the decoder
+     * fields it swallows become {@link #DATA_CONTINUATION}. A field first read inside a nested group
+     * is exempt ({@code typed} false): QuickFIX/J reads those with the group's untyped dictionary.
+     */
+    private boolean extract(final int mapOwner, final boolean typed)
+    {
+        if (position < examined)
+        {
+            return true;
+        }
+        examined = position + 1;
+        if (!typed)
+        {
+            return true;
+        }
+        final int tag = message.tag(position);
+        final FieldDef field = dictionary.field(tag);
+        if (field == null || field.type() != FieldType.DATA)
+        {
+            return true;
+        }
+        final int lengthTag = tag == 89 ? 93 : tag - 1;
+        int lengthField = -1;
+        for (int i = 0; i < position; i++)
+        {
+            if (owner[i] == mapOwner && message.tag(i) == lengthTag)
+            {
+                lengthField = i;
+            }
+        }
+        if (lengthField < 0)
+        {
+            out.garbled("Did not find length field required to parse data field");
+            return false;
+        }
+        final DirectBuffer buffer = message.buffer();
+        if (!FieldFormats.isInt(buffer, message.valueOffset(lengthField), message.valueLength(lengthField)))
+        {
+            // QuickFIX/J reports its int converter's message here; a reject may allocate.
+            out.reject(SessionRejectReason.INCORRECT_DATA_FORMAT_FOR_VALUE, lengthTag,
+                intConversionError(buffer.getStringWithoutLengthAscii(message.valueOffset(lengthField), message.valueLength(lengthField))));
+            return false;
+        }
+        final long declared = parseJavaInt(buffer, message.valueOffset(lengthField), message.valueLength(lengthField));
+        final int valueStart = message.valueOffset(position);
+        int next = position + 1;
+        int valueEnd = valueStart + message.valueLength(position);
+        while (valueEnd - valueStart < declared)
+        {
+            if (next >= fieldCount)
+            {
+                out.garbled("SOH not found at end of data field");
+                return false;
+            }
+            owner[next] = DATA_CONTINUATION;
+            valueEnd = message.valueOffset(next) + message.valueLength(next);
+            next++;
+        }
+        return true;
+    }
+
+    /** QuickFIX/J's IntConverter error text for a value it cannot read as an int. */
+    static String intConversionError(final String value)
+    {
+        for (int i = 0; i < value.length(); i++)
+        {
+            final char c = value.charAt(i);
+            if ((c < '0' || c > '9') && !(i == 0 && c == '-'))
+            {
+                return "invalid integral value: " + value;
+            }
+        }
+        return "invalid integral value: " + value + ": java.lang.NumberFormatException: For input string: \"" + value + "\"";
     }
 
     private int newOccurrence(final GroupDef group, final int countField, final int parentOwner)
