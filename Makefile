@@ -9,6 +9,7 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SHARED ?= $(abspath $(ROOT)/../shared)
 
 include mk/java.mk
+include mk/bench.mk
 include mk/python.mk
 include mk/site.mk
 

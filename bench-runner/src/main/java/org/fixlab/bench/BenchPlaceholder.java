@@ -1,0 +1,6 @@
+package org.fixlab.bench;
+
+/** Placeholder until the runners land. */
+final class BenchPlaceholder
+{
+}

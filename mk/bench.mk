@@ -1,0 +1,2 @@
+# Benchmark runners (bench-runner/): filled in by the runner work.
+.PHONY: bench
