@@ -90,15 +90,20 @@ def ingest(data: Path) -> Path:
     return path
 
 
-def mkdocs_build(mkdocs_yml: Path) -> subprocess.CompletedProcess:
+def mkdocs_build(mkdocs_yml: Path, site_url: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url:
+        env["FIXLAB_SITE_URL"] = site_url
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(mkdocs_yml)],
-        cwd=mkdocs_yml.parent, capture_output=True, text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        cwd=mkdocs_yml.parent, capture_output=True, text=True, env=env,
     )
 
 
-def build_portal(root: Path) -> PortalSite:
+def build_portal(root: Path, site_url: str | None = None) -> PortalSite:
+    """site_url: where the site will be served. Material's instant navigation only takes
+    over links whose scheme, host and port match the sitemap's, so a browser test passes
+    the address of its own server."""
     docs, mkdocs_yml = copy_sources(root)
     data = sample_data(root)
     database = ingest(data)
@@ -107,6 +112,6 @@ def build_portal(root: Path) -> PortalSite:
         render_site(con, database, data / "runs", docs, mkdocs_yml)
     finally:
         con.close()
-    built = mkdocs_build(mkdocs_yml)
+    built = mkdocs_build(mkdocs_yml, site_url)
     assert built.returncode == 0, built.stdout + built.stderr
     return PortalSite(root, data, database, docs, mkdocs_yml, root / "site-build")

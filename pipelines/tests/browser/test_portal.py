@@ -1,0 +1,142 @@
+"""The built portal in real headless Chromium: pages, charts, theme, links, escaping.
+
+Every generated and hand-written page is visited; charts are checked in Plotly's own state
+(gd.data, gd._fullLayout), so a chart that failed to draw, or drew without traces or axis
+titles, fails here even if the page looks fine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlparse
+
+import pytest
+
+from portal_site import PortalSite
+
+pytestmark = pytest.mark.browser
+
+CHARTS_DRAWN = """() => [...document.querySelectorAll('.fixlab-chart')]
+    .every(c => c.dataset.rendered === 'true')"""
+CHART_STATE = """() => [...document.querySelectorAll('.fixlab-chart__plot')].map(gd => ({
+    traces: gd.data.length,
+    points: gd.data.map(t => (Array.isArray(t.y) ? t.y.length : 0)),
+    x: gd._fullLayout.xaxis.title.text, y: gd._fullLayout.yaxis.title.text,
+    font: gd._fullLayout.font.color, grid: gd._fullLayout.yaxis.gridcolor }))"""
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "build" / "screenshots"
+
+
+def pages(portal: PortalSite) -> list[str]:
+    return sorted(p.relative_to(portal.build).as_posix() for p in portal.build.rglob("*.html"))
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+
+
+def test_every_page_loads_without_errors_and_draws_its_charts(portal, base_url, page):
+    visited = pages(portal)
+    assert {"index.html", "results/0.1.0.html", "compare/0.0.9-vs-0.1.0.html",
+            "reference/index.html", "guide/methodology.html"} <= set(visited)
+    charts = 0
+    for path in visited:
+        open_page(page, base_url + path)
+        for chart in page.evaluate(CHART_STATE):
+            charts += 1
+            assert chart["traces"] > 0 and all(n > 0 for n in chart["points"]), (path, chart)
+            assert chart["x"] and chart["y"], (path, chart)
+        assert page.errors == [], path
+    assert charts >= 20
+
+
+def test_plotly_is_loaded_only_on_pages_with_charts(base_url, page):
+    open_page(page, base_url + "guide/methodology.html")
+    assert page.evaluate("() => typeof window.Plotly") == "undefined"
+    open_page(page, base_url + "results/0.1.0.html")
+    assert page.evaluate("() => typeof window.Plotly") == "object"
+    sources = page.evaluate("() => [...document.scripts].map(s => s.src)")
+    assert all(urlparse(s).netloc in ("", urlparse(base_url).netloc) for s in sources), sources
+
+
+def test_dark_mode_switch_rethemes_the_charts(base_url, page):
+    open_page(page, base_url + "results/0.1.0.html")
+    before = page.evaluate(CHART_STATE)
+    scheme = page.evaluate("() => document.body.dataset.mdColorScheme")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function(f"() => document.body.dataset.mdColorScheme !== '{scheme}'")
+    page.wait_for_function("(f) => document.querySelector('.fixlab-chart__plot')._fullLayout.font.color !== f",
+                           arg=before[0]["font"])
+    after = page.evaluate(CHART_STATE)
+    foreground = page.evaluate(
+        "() => getComputedStyle(document.body).getPropertyValue('--md-default-fg-color').trim()")
+    for old, new in zip(before, after, strict=True):
+        assert new["font"] != old["font"] and new["grid"] != old["grid"]
+        assert new["x"] == old["x"] and new["traces"] == old["traces"]  # recoloured, not redrawn empty
+    assert after[0]["font"].replace(" ", "") == foreground.replace(" ", "") or foreground.startswith("hsla")
+    assert page.errors == []
+
+
+def test_charts_survive_instant_navigation(base_url, page):
+    open_page(page, base_url + "index.html")
+    # A marker on window survives only if Material swaps the page in without a reload.
+    page.evaluate("() => { window.__samePageLoad = true; }")
+    page.locator("article a[href$='results/0.1.0.html']").first.click()
+    page.wait_for_url("**/results/0.1.0.html")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+    assert page.evaluate("() => window.__samePageLoad") is True
+    assert all(c["traces"] > 0 for c in page.evaluate(CHART_STATE))
+    page.locator("a[href$='compare/0.0.9-vs-0.1.0.html']:visible").first.click()
+    page.wait_for_url("**/compare/0.0.9-vs-0.1.0.html")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+    assert all(c["traces"] > 0 for c in page.evaluate(CHART_STATE))
+    page.go_back()
+    page.wait_for_url("**/results/0.1.0.html")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+    assert page.evaluate("() => window.__samePageLoad") is True
+    assert all(c["traces"] > 0 for c in page.evaluate(CHART_STATE))
+    assert page.errors == []
+
+
+def test_every_internal_link_resolves(portal, base_url, page):
+    targets: dict[str, set[str]] = {}
+    for path in pages(portal):
+        page.goto(base_url + path)
+        for href in page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)"):
+            if href.startswith(base_url):
+                url, fragment = urldefrag(href)
+                targets.setdefault(url, set()).add(fragment)
+    assert len(targets) > 30
+    for url, fragments in sorted(targets.items()):
+        response = page.request.get(url)
+        assert response.ok, f"{url}: HTTP {response.status}"
+        fragments.discard("")
+        if fragments and url.endswith(".html"):
+            page.goto(url)
+            ids = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
+            assert fragments <= ids, (url, fragments - ids)
+
+
+@pytest.mark.parametrize("path", ["results/0.1.0.html", "reference/index.html"])
+def test_markup_in_data_shows_as_text(base_url, page, path):
+    open_page(page, urljoin(base_url, path))
+    text = page.locator("article").inner_text()
+    assert "<b>bold</b>" in text and "*em*" in text and "[link](https://example.invalid)" in text
+    assert page.evaluate("() => window.__fixlabInjected") is None
+    assert page.locator("article b", has_text="bold").count() == 0
+    assert page.locator("article img[src='x']").count() == 0
+    assert page.locator("article a[href='https://example.invalid']").count() == 0
+
+
+def test_release_page_screenshots(base_url, page):
+    """Full-page screenshots in both themes (build/screenshots/), for a person to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    open_page(page, base_url + "results/0.1.0.html")
+    page.screenshot(path=SCREENSHOTS / "release-light.png", full_page=True)
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    page.wait_for_timeout(300)  # Plotly's relayout is asynchronous
+    page.screenshot(path=SCREENSHOTS / "release-dark.png", full_page=True)
+    light, dark = (SCREENSHOTS / "release-light.png").read_bytes(), (SCREENSHOTS / "release-dark.png").read_bytes()
+    assert len(light) > 50_000 and len(dark) > 50_000 and light != dark
