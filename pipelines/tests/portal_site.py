@@ -100,12 +100,19 @@ def mkdocs_build(mkdocs_yml: Path, site_url: str | None = None) -> subprocess.Co
     )
 
 
-def build_portal(root: Path, site_url: str | None = None) -> PortalSite:
-    """site_url: where the site will be served. Material's instant navigation only takes
-    over links whose scheme, host and port match the sitemap's, so a browser test passes
-    the address of its own server."""
+def committed_data(root: Path) -> Path:
+    """A copy of the repository's data/ (without the database, which is rebuilt)."""
+    data = root / "data"
+    shutil.copytree(REPO / "data", data, ignore=shutil.ignore_patterns("*.duckdb", "*.wal"))
+    return data
+
+
+def build_portal(root: Path, site_url: str | None = None, committed: bool = False) -> PortalSite:
+    """Ingest, render and build into root/. site_url: where the site will be served.
+    Material's instant navigation only takes over links whose scheme, host and port match
+    the sitemap's, so a browser test passes the address of its own server."""
     docs, mkdocs_yml = copy_sources(root)
-    data = sample_data(root)
+    data = committed_data(root) if committed else sample_data(root)
     database = ingest(data)
     con = db.connect(database, read_only=True)
     try:
