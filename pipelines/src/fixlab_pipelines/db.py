@@ -7,6 +7,7 @@ current views.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
@@ -34,3 +35,17 @@ def remove(path: Path | str) -> None:
     path = Path(path)
     for p in (path, path.with_name(path.name + ".wal")):
         p.unlink(missing_ok=True)
+
+
+def replace_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[Sequence[object]]) -> int:
+    """Replace a table loaded from a committed file with that file's rows, in one transaction."""
+    con.begin()
+    try:
+        con.execute(f"DELETE FROM {table}")
+        if rows:  # executemany refuses an empty list
+            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' for _ in rows[0])})", rows)
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return len(rows)

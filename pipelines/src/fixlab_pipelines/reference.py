@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import db
 from .errors import ValidationError
 
 COLUMNS = ("source", "product", "version", "hardware", "configuration", "scenario",
@@ -44,15 +45,5 @@ def read_reference(directory: Path) -> list[list[object]]:
 
 
 def load_reference(con: duckdb.DuckDBPyConnection, directory: Path) -> int:
-    """Replace reference_results with the directory's files, in one transaction."""
-    rows = read_reference(directory)
-    con.begin()
-    try:
-        con.execute("DELETE FROM reference_results")
-        if rows:  # executemany refuses an empty list
-            con.executemany(f"INSERT INTO reference_results VALUES ({', '.join('?' for _ in COLUMNS)})", rows)
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
-    return len(rows)
+    """Replace reference_results with the directory's files."""
+    return db.replace_rows(con, "reference_results", read_reference(directory))

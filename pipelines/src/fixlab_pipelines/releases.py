@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import db
 from .errors import UsageError, ValidationError
 from .ingest import Outcome, ingest_paths
 
@@ -58,20 +59,10 @@ def _version_key(version: str) -> tuple:
 
 
 def load_releases(con: duckdb.DuckDBPyConnection, path: Path) -> int:
-    """Replace the releases table with the file's contents, in one transaction."""
+    """Replace the releases table with the file's contents."""
     rows = read_releases(path)
-    con.begin()
-    try:
-        con.execute("DELETE FROM releases")
-        if rows:  # executemany refuses an empty list
-            con.executemany("INSERT INTO releases VALUES (?, ?, ?, ?, ?)",
-                            [[r["product"], r["version"], r["commit"], r["date"], r["campaign"] or None]
-                             for r in rows])
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
-    return len(rows)
+    return db.replace_rows(con, "releases", [[r["product"], r["version"], r["commit"], r["date"],
+                                              r["campaign"] or None] for r in rows])
 
 
 def run_campaign(repo: Path, profile: str, runs_dir: Path) -> Path:
