@@ -1,5 +1,7 @@
 package org.fixlab.engine.dictionary;
 
+import org.fixlab.engine.codec.FixVersion;
+
 /**
  * SessionRejectReason(373) codes and the Text(58) wording QuickFIX/J 2.3.2 sends with each, which
  * counterparties and conformance suites match as a prefix. Shared by the validator and the session.
@@ -61,7 +63,7 @@ public final class SessionRejectReason
      * Whether a FIX.4.2 session Reject may carry 373 with this code. QuickFIX/J leaves 373 out for
      * codes above 11, which FIX.4.2 did not define; FIX.4.4 allows 0-17 and 99.
      */
-    public static boolean isDefinedIn(final org.fixlab.engine.codec.FixVersion version, final int reason)
+    public static boolean isDefinedIn(final FixVersion version, final int reason)
     {
         switch (version)
         {

@@ -45,8 +45,10 @@ public final class ValidationFailure
 
     /**
      * True when QuickFIX/J would not reject but silently drop the message as garbled (its
-     * InvalidMessage): the first three fields are not 8, 9, 35, a NumInGroup value is not an
-     * integer, or a tag does not fit an int. The MsgSeqNum is then not consumed.
+     * InvalidMessage): the first three fields are not 8, 9, 35, a tag does not fit an int, a
+     * NumInGroup value is not an integer, a data field (RawData, Signature, ...) comes without its
+     * length field or its length runs past the message, or CheckSum(10) was swallowed by one.
+     * The MsgSeqNum is then not consumed.
      */
     public boolean isGarbled()
     {

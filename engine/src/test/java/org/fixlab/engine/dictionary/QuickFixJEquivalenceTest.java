@@ -25,7 +25,9 @@ import quickfix.Message;
  */
 class QuickFixJEquivalenceTest
 {
-    private static final int CASES = 6000;
+    /** Override with -Ddictionary.fuzz.cases / -Ddictionary.fuzz.seed for a longer hunt. */
+    private static final int CASES = Integer.getInteger("dictionary.fuzz.cases", 6000);
+    private static final long SEED = Long.getLong("dictionary.fuzz.seed", 42L);
     private static final String TIME = "20240101-12:00:00.000";
 
     private static final String[] FIX42_BASES = {
@@ -71,7 +73,7 @@ class QuickFixJEquivalenceTest
         final DictionaryValidator validator = new DictionaryValidator(DataDictionary.standard(version));
         final ValidationFailure failure = new ValidationFailure();
         final String[] bases = version == FixVersion.FIX42 ? FIX42_BASES : FIX44_BASES;
-        final Random random = new Random(42);
+        final Random random = new Random(SEED);
         final List<String> mismatches = new ArrayList<>();
         int rejected = 0;
         for (int c = 0; c < CASES; c++)
