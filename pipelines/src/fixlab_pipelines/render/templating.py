@@ -9,9 +9,9 @@ only way to emit raw markup is `Markup` from our own code (diagrams, fenced code
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
