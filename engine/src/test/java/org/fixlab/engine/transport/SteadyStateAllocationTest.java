@@ -1,0 +1,123 @@
+package org.fixlab.engine.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.fixlab.engine.FixEngine;
+import org.fixlab.engine.codec.FixVersion;
+import org.fixlab.engine.codec.MessageDecoder;
+import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.Session;
+import org.fixlab.engine.session.SessionId;
+import org.fixlab.engine.session.SessionLog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hot path is garbage-free: with the optimized preset, 100,000 NewOrderSingle -> ExecutionReport
+ * round trips over real loopback TCP, after warm-up, allocate 0 bytes on the thread that runs both
+ * engines (as counted by the JVM's per-thread allocation counter): the message path, the duty
+ * cycle, the session timers, the in-memory store and the NIO calls.
+ */
+class SteadyStateAllocationTest
+{
+    private static final int WARM_UP = 100_000;
+    private static final int MEASURED = 100_000;
+    private static final int MAX_WINDOWS = 5;
+    private static final int CL_ORD_ID = 11;
+
+    @TempDir
+    Path storeDir;
+
+    @Test
+    void optimizedPresetAllocatesNothingPerRoundTrip()
+    {
+        final EngineConfiguration configuration = EngineConfiguration.preset(Preset.OPTIMIZED)
+            .set("storeDirectory", storeDir.toString())
+            .set("cpuAffinity", "false");
+        final MessageEncoder report = new MessageEncoder();
+        final long[] execId = {0};
+        final Application exchange = (session, order) ->
+        {
+            final int clOrdId = order.indexOf(CL_ORD_ID);
+            report.reset('8').append(37, ++execId[0])
+                .append(CL_ORD_ID, order.buffer(), order.valueOffset(clOrdId), order.valueLength(clOrdId))
+                .append(17, execId[0]).append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
+                .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0);
+            session.trySend(report);
+        };
+        final int[] reports = {0};
+        final Application client = new Application()
+        {
+            @Override
+            public void onAppMessage(final Session session, final MessageDecoder message)
+            {
+                reports[0]++;
+            }
+        };
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long thread = Thread.currentThread().getId();
+
+        try (FixEngine acceptor = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT);
+            FixEngine initiator = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT))
+        {
+            acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), exchange);
+            final int port = acceptor.listen("127.0.0.1", 0);
+            final Session session = initiator.addInitiatorSession(new SessionId(FixVersion.FIX44, "CLIENT", "EXEC"),
+                "127.0.0.1", port, client);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!session.isLoggedOn() && System.nanoTime() < deadline)
+            {
+                initiator.poll();
+                acceptor.poll();
+            }
+            assertTrue(session.isLoggedOn(), "logged on");
+
+            final MessageEncoder order = new MessageEncoder();
+            roundTrips(initiator, acceptor, session, order, reports, WARM_UP);
+            // The JIT may still recompile (and deoptimize, which can rematerialise an object or two)
+            // in the first windows; a per-message allocation would show in every window, never as 0.
+            final StringBuilder windows = new StringBuilder();
+            long allocated = -1;
+            for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
+            {
+                final long before = threads.getThreadAllocatedBytes(thread);
+                roundTrips(initiator, acceptor, session, order, reports, MEASURED);
+                allocated = threads.getThreadAllocatedBytes(thread) - before;
+                windows.append(allocated).append(' ');
+            }
+            assertEquals(0, allocated, "bytes allocated per window of " + MEASURED + " round trips: " + windows);
+        }
+    }
+
+    private static void roundTrips(final FixEngine initiator, final FixEngine acceptor, final Session session,
+        final MessageEncoder order, final int[] reports, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final int expected = reports[0] + 1;
+            order.reset('D').append(CL_ORD_ID, i).append(21, '1').append(55, "EUR/USD").append(54, '1')
+                .appendTimestamp(60, System.currentTimeMillis() * 1_000_000L, TimestampPrecision.MILLIS)
+                .appendDecimal(38, 100, 0).append(40, '2').appendDecimal(44, 11_234, 4);
+            while (session.trySend(order) < 0)
+            {
+                initiator.poll();
+                acceptor.poll();
+            }
+            while (reports[0] < expected)
+            {
+                initiator.poll();
+                acceptor.poll();
+            }
+        }
+    }
+}
