@@ -1,0 +1,42 @@
+package org.fixlab.bench;
+
+import java.util.Arrays;
+
+import org.fixlab.bench.campaign.Campaign;
+
+/**
+ * Entry point of the bin/ scripts: {@code server}, {@code client} or {@code campaign}, then options.
+ * Errors the user can fix end with one line on stderr and exit status 2; anything else is a bug
+ * and keeps its stack trace.
+ */
+public final class BenchMain
+{
+    private BenchMain()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        if (args.length == 0 || !(args[0].equals("server") || args[0].equals("client") || args[0].equals("campaign")))
+        {
+            System.err.println("fixlab-bench: usage: fixlab-bench server|client|campaign [--option value ...]");
+            System.exit(2);
+        }
+        final String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        try
+        {
+            switch (args[0])
+            {
+                case "server" -> BenchServer.run(Options.parse(rest));
+                case "client" -> System.out.println("run written: " + BenchClient.run(Options.parse(rest)));
+                default -> Campaign.main(rest);
+            }
+        }
+        catch (final BenchException ex)
+        {
+            System.err.println("fixlab-bench " + args[0] + ": error: " + ex.getMessage());
+            System.exit(2);
+        }
+        System.exit(0);
+    }
+}

@@ -1,6 +1,0 @@
-package org.fixlab.bench;
-
-/** Placeholder until the runners land. */
-final class BenchPlaceholder
-{
-}

@@ -1,0 +1,142 @@
+package org.fixlab.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.fixlab.bench.control.ControlChannel;
+import org.fixlab.bench.fixlab.FixlabServerPeer;
+import org.fixlab.bench.quickfixj.QfjServerPeer;
+import org.fixlab.bench.raw.RawServerPeer;
+import org.fixlab.bench.run.HardwareProbe;
+import org.fixlab.bench.run.Json;
+import org.fixlab.bench.server.ServerPeer;
+import org.fixlab.bench.server.ServerRecorder;
+
+/**
+ * The server role of one run: binds the FIX and control ports, learns the workload from the client,
+ * answers/counts/routes on its main thread (polling the product where it can be polled), then sends
+ * back what it measured and exits.
+ */
+final class BenchServer
+{
+    private BenchServer()
+    {
+    }
+
+    static void run(final Options options)
+    {
+        final ProductConfig config = ProductConfig.resolve(options);
+        checkFree(options.bind, options.port);
+        final ServerSocket controlServer = ControlChannel.bind(options.bind, options.controlPort);
+        System.out.printf("server ready: %s %s/%s on %s:%d (control port %d)%n", options.scenario.id(), options.product.id(),
+            options.config, options.bind, options.port, options.controlPort);
+        System.out.flush();
+        try (ControlChannel control = ControlChannel.accept(controlServer, options.timeoutSeconds))
+        {
+            closeQuietly(controlServer);
+            final Map<String, String> hello = control.readMap();
+            final String mismatch = mismatch(options, hello);
+            if (mismatch != null)
+            {
+                control.sendMap(Map.of("error", mismatch));
+                throw new BenchException(mismatch);
+            }
+            final int warmup = Integer.parseInt(hello.get("warmup"));
+            final int messages = Integer.parseInt(hello.get("messages"));
+            final ServerRecorder recorder = new ServerRecorder(warmup, messages, options.scenario.isInternal());
+            try (ServerPeer peer = create(options, config, recorder))
+            {
+                peer.listen(options.bind, options.port);
+                final Map<String, String> ready = new LinkedHashMap<>();
+                ready.put("hardware", Json.write(HardwareProbe.probe("server", control.peerAddress())));
+                ready.put("thread", peer.threadPlacement());
+                ready.put("address", control.localAddress());
+                control.sendMap(ready);
+                control.watchForDone();
+                recorder.start(System.nanoTime());
+                final IdleStrategy idle = idleStrategy(config);
+                final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
+                while (!(recorder.complete() && control.peerDone()))
+                {
+                    idle.idle(peer.poll());
+                    if (control.peerGone())
+                    {
+                        throw new BenchException("the client went away after " + recorder.requests() + " of " + recorder.total() + " orders");
+                    }
+                    if (System.nanoTime() > deadline)
+                    {
+                        throw new BenchException("timed out after " + options.timeoutSeconds + " s with " + recorder.requests() + " of "
+                            + recorder.total() + " orders");
+                    }
+                }
+                final Map<String, long[]> arrays = recorder.arrays();
+                control.sendArrays(arrays);
+                // the client closes first; keep answering session traffic until it does
+                final long linger = System.nanoTime() + 2_000_000_000L;
+                while (!control.peerGone() && System.nanoTime() < linger)
+                {
+                    idle.idle(peer.poll());
+                }
+            }
+        }
+        System.out.println("server done: " + options.scenario.id() + " " + options.product.id() + "/" + options.config);
+    }
+
+    static IdleStrategy idleStrategy(final ProductConfig config)
+    {
+        return switch (config.product)
+        {
+            case FIXLAB -> config.engine.idleStrategy().create();
+            case QUICKFIXJ -> new SleepingMillisIdleStrategy(1);
+            default -> new org.agrona.concurrent.BusySpinIdleStrategy();
+        };
+    }
+
+    private static String mismatch(final Options options, final Map<String, String> hello)
+    {
+        final String mine = options.scenario.id() + " " + options.product.id() + "/" + options.config;
+        final String theirs = hello.get("scenario") + " " + hello.get("product") + "/" + hello.get("config");
+        return mine.equals(theirs) ? null : "the server runs " + mine + " but the client asked for " + theirs;
+    }
+
+    private static ServerPeer create(final Options options, final ProductConfig config, final ServerRecorder recorder)
+    {
+        return switch (options.product)
+        {
+            case FIXLAB -> new FixlabServerPeer(config.engine, options.scenario, recorder);
+            case QUICKFIXJ -> new QfjServerPeer(config, options.scenario, recorder);
+            default -> new RawServerPeer(options.scenario, recorder);
+        };
+    }
+
+    /** The FIX port is only bound once the client has said what to run; refuse a port in use at start. */
+    private static void checkFree(final String bind, final int port)
+    {
+        try (ServerSocket probe = new ServerSocket())
+        {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(bind, port));
+        }
+        catch (final IOException ex)
+        {
+            throw new BenchException("cannot listen on " + bind + ":" + port + " (" + ex.getMessage() + "; port in use?)");
+        }
+    }
+
+    private static void closeQuietly(final ServerSocket socket)
+    {
+        try
+        {
+            socket.close();
+        }
+        catch (final IOException ex)
+        {
+            // no more clients are expected
+        }
+    }
+}

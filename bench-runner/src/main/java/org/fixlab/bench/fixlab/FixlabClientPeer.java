@@ -1,0 +1,140 @@
+package org.fixlab.bench.fixlab;
+
+import org.fixlab.bench.BenchException;
+import org.fixlab.bench.Orders;
+import org.fixlab.bench.Scenario;
+import org.fixlab.bench.client.ClientPeer;
+import org.fixlab.bench.client.Replies;
+import org.fixlab.engine.FixEngine;
+import org.fixlab.engine.codec.FixVersion;
+import org.fixlab.engine.codec.MessageDecoder;
+import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.Session;
+import org.fixlab.engine.session.SessionId;
+import org.fixlab.engine.session.SendResult;
+import org.fixlab.engine.transport.CpuPinning;
+
+/**
+ * fixlab as the client: one initiator session (two for conversion: FIX 4.2 out, FIX 4.4 in), polled
+ * from the benchmark thread. t3 is the transport's read time of the reply, t4 the callback.
+ */
+public final class FixlabClientPeer implements ClientPeer, Application
+{
+    private final FixEngine engine;
+    private final Scenario scenario;
+    private final Replies replies;
+    private final MessageEncoder order = new MessageEncoder();
+    private final CpuPinning pinning;
+    private Session out;
+    private Session in;
+
+    public FixlabClientPeer(final EngineConfiguration configuration, final Scenario scenario, final Replies replies)
+    {
+        this.engine = FixlabSupport.engine(configuration);
+        this.scenario = scenario;
+        this.replies = replies;
+        this.pinning = FixlabSupport.pin(configuration);
+    }
+
+    @Override
+    public void connect(final String host, final int port, final long deadlineNanos)
+    {
+        if (scenario == Scenario.CONVERSION)
+        {
+            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, this,
+                s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
+            in = engine.addInitiatorSession(new SessionId(FixVersion.FIX44, Orders.CLIENT_OUT, Orders.SERVER_OUT), host, port, this,
+                s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
+        }
+        else
+        {
+            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, this,
+                s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
+            in = out;
+        }
+        while (!(out.isLoggedOn() && in.isLoggedOn()))
+        {
+            engine.poll();
+            if (System.nanoTime() > deadlineNanos)
+            {
+                throw new BenchException("no FIX logon with the server at " + host + ":" + port + " ("
+                    + (out.disconnectReason() == null ? "no answer" : out.disconnectReason()) + ")");
+            }
+        }
+    }
+
+    @Override
+    public boolean send(final int seq, final boolean small)
+    {
+        final long now = System.currentTimeMillis() * 1_000_000L;
+        order.reset('D').append(11, seq);
+        if (small)
+        {
+            order.append(21, '1').append(55, "X").append(54, '1').appendTimestamp(60, now, TimestampPrecision.SECONDS).append(40, '1');
+        }
+        else
+        {
+            order.append(21, '1').append(109, Orders.CLIENT_ID).append(55, Orders.SYMBOL).append(54, '1')
+                .appendTimestamp(60, now, TimestampPrecision.MILLIS).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
+            if (scenario == Scenario.CONVERSION)
+            {
+                order.append(Orders.RULE80A, 'A');
+            }
+        }
+        final long result = out.trySend(order);
+        if (result == SendResult.BACK_PRESSURED)
+        {
+            return false;
+        }
+        if (result < 0)
+        {
+            throw new BenchException("fixlab could not send order " + seq + ": " + SendResult.describe(result));
+        }
+        return true;
+    }
+
+    @Override
+    public int poll()
+    {
+        return engine.poll();
+    }
+
+    @Override
+    public long lastWriteNanos()
+    {
+        return out.transport() == null ? 0 : out.transport().writeNanos();
+    }
+
+    @Override
+    public String timestampMethod()
+    {
+        return "fixlab: t1 System.nanoTime() before Session.trySend, t2 SessionTransport.writeNanos() (just before the "
+            + "socket write), t3 SessionTransport.readNanos() (socket read of the bytes), t4 System.nanoTime() in onAppMessage";
+    }
+
+    @Override
+    public String threadPlacement()
+    {
+        return pinning.description();
+    }
+
+    @Override
+    public void onAppMessage(final Session session, final MessageDecoder message)
+    {
+        final long t4 = System.nanoTime();
+        if (session == in)
+        {
+            replies.record(session.transport().readNanos(), t4);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        engine.close();
+        pinning.close();
+    }
+}

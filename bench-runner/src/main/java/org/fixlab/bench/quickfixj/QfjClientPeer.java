@@ -1,0 +1,190 @@
+package org.fixlab.bench.quickfixj;
+
+import org.fixlab.bench.BenchException;
+import org.fixlab.bench.Orders;
+import org.fixlab.bench.ProductConfig;
+import org.fixlab.bench.Scenario;
+import org.fixlab.bench.client.ClientPeer;
+import org.fixlab.bench.client.Replies;
+
+import quickfix.Application;
+import quickfix.Message;
+import quickfix.Session;
+import quickfix.SessionID;
+import quickfix.SessionSettings;
+import quickfix.SocketInitiator;
+import quickfix.field.MsgType;
+
+/**
+ * QuickFIX/J as the client, ported from the same benchmark code (seed 000's RoundTripTester): one
+ * work message reused for every send, replies timed in fromApp on QuickFIX/J's own thread.
+ */
+public final class QfjClientPeer implements ClientPeer, Application
+{
+    private final ProductConfig config;
+    private final Scenario scenario;
+    private final Replies replies;
+    private final QfjSupport.TimestampFilter filter = new QfjSupport.TimestampFilter();
+    private final SessionID outId = new SessionID(Orders.FIX42, Orders.CLIENT, Orders.SERVER);
+    private final SessionID inId;
+    private final Message order = new Message();
+    private final Message smallOrder = new Message();
+    private SocketInitiator initiator;
+    private Session out;
+
+    public QfjClientPeer(final ProductConfig config, final Scenario scenario, final Replies replies)
+    {
+        this.config = config;
+        this.scenario = scenario;
+        this.replies = replies;
+        this.inId = scenario == Scenario.CONVERSION ? new SessionID(Orders.FIX44, Orders.CLIENT_OUT, Orders.SERVER_OUT) : outId;
+        order.getHeader().setString(MsgType.FIELD, "D");
+        order.setString(21, "1");
+        order.setString(109, Orders.CLIENT_ID);
+        order.setString(55, Orders.SYMBOL);
+        order.setString(54, "1");
+        order.setString(38, Orders.QTY);
+        order.setString(40, "2");
+        order.setString(44, Orders.PRICE);
+        if (scenario == Scenario.CONVERSION)
+        {
+            order.setString(Orders.RULE80A, "A");
+        }
+        smallOrder.getHeader().setString(MsgType.FIELD, "D");
+        smallOrder.setString(21, "1");
+        smallOrder.setString(55, "X");
+        smallOrder.setString(54, "1");
+        smallOrder.setString(40, "1");
+    }
+
+    @Override
+    public void connect(final String host, final int port, final long deadlineNanos)
+    {
+        final SessionID[] ids = scenario == Scenario.CONVERSION ? new SessionID[] {outId, inId} : new SessionID[] {outId};
+        final SessionSettings settings = QfjSupport.settings(config, ids);
+        for (final SessionID id : ids)
+        {
+            settings.setString(id, "ConnectionType", "initiator");
+            settings.setString(id, "SocketConnectHost", host);
+            settings.setLong(id, "SocketConnectPort", port);
+        }
+        try
+        {
+            initiator = new SocketInitiator(this, QfjSupport.store(config, settings), settings, QfjSupport.silentLog(),
+                QfjSupport.messages());
+            initiator.setIoFilterChainBuilder(chain -> chain.addFirst("fixlab-bench-timestamps", filter));
+            initiator.start();
+        }
+        catch (final quickfix.ConfigError ex)
+        {
+            throw new BenchException("QuickFIX/J initiator: " + ex.getMessage(), ex);
+        }
+        while (!(loggedOn(outId) && loggedOn(inId)))
+        {
+            if (System.nanoTime() > deadlineNanos)
+            {
+                throw new BenchException("no FIX logon with the server at " + host + ":" + port + " (QuickFIX/J initiator)");
+            }
+            sleepMillis(1);
+        }
+        out = Session.lookupSession(outId);
+    }
+
+    private static boolean loggedOn(final SessionID id)
+    {
+        final Session session = Session.lookupSession(id);
+        return session != null && session.isLoggedOn();
+    }
+
+    static void sleepMillis(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean send(final int seq, final boolean small)
+    {
+        final Message message = small ? smallOrder : order;
+        message.setInt(11, seq);
+        message.setUtcTimeStamp(60, java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
+        if (!out.send(message))
+        {
+            throw new BenchException("QuickFIX/J refused to send order " + seq + " (session not logged on)");
+        }
+        return true;
+    }
+
+    @Override
+    public int poll()
+    {
+        return 0;
+    }
+
+    @Override
+    public long lastWriteNanos()
+    {
+        return filter.writeNanos;
+    }
+
+    @Override
+    public String timestampMethod()
+    {
+        return QfjSupport.METHOD;
+    }
+
+    @Override
+    public void fromApp(final Message message, final SessionID sessionId)
+    {
+        final long t4 = System.nanoTime();
+        if (sessionId.equals(inId))
+        {
+            replies.record(filter.readNanos, t4);
+        }
+    }
+
+    @Override
+    public void onCreate(final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void onLogon(final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void onLogout(final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void toAdmin(final Message message, final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void fromAdmin(final Message message, final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void toApp(final Message message, final SessionID sessionId)
+    {
+    }
+
+    @Override
+    public void close()
+    {
+        if (initiator != null)
+        {
+            initiator.stop(true);
+        }
+    }
+}

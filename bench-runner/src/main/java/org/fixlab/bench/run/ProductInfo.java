@@ -1,0 +1,71 @@
+package org.fixlab.bench.run;
+
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import org.fixlab.bench.Product;
+
+/** Name, version and commit of the product measured, read from the jars and the checkout, not typed in. */
+public final class ProductInfo
+{
+    private ProductInfo()
+    {
+    }
+
+    public static Map<String, Object> of(final Product product)
+    {
+        final Map<String, Object> info = new LinkedHashMap<>();
+        info.put("name", product.id());
+        switch (product)
+        {
+            case QUICKFIXJ -> {
+                info.put("version", mavenVersion("org.quickfixj", "quickfixj-core", quickfix.Session.class));
+                info.put("commit", "maven-central");
+            }
+            case FIXLAB -> {
+                info.put("version", mavenVersion("org.fixlab", "fixlab-engine", org.fixlab.engine.FixEngine.class));
+                info.put("commit", gitCommit());
+            }
+            default -> {
+                // the baseline is the runner's own code: it is versioned with the runner
+                info.put("version", mavenVersion("org.fixlab", "fixlab-engine", org.fixlab.engine.FixEngine.class));
+                info.put("commit", gitCommit());
+            }
+        }
+        return info;
+    }
+
+    static String mavenVersion(final String group, final String artifact, final Class<?> inJar)
+    {
+        final String resource = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+        try (InputStream in = inJar.getResourceAsStream(resource))
+        {
+            if (in != null)
+            {
+                final Properties p = new Properties();
+                p.load(in);
+                return p.getProperty("version", "unknown");
+            }
+        }
+        catch (final java.io.IOException ex)
+        {
+            // fall through to the package version
+        }
+        final String v = inJar.getPackage().getImplementationVersion();
+        return v != null ? v : "0.1.0-dev";
+    }
+
+    /** The checkout's commit, "-dirty" when it has uncommitted changes; "unknown" outside a git checkout. */
+    public static String gitCommit()
+    {
+        final String commit = HardwareProbe.run("git", "rev-parse", "--short=7", "HEAD").strip();
+        if (commit.isEmpty() || commit.contains(" ") || commit.contains("fatal"))
+        {
+            return "unknown";
+        }
+        final String status = HardwareProbe.run("git", "status", "--porcelain", "--untracked-files=no", "--", "engine", "bench-runner").strip();
+        return status.isEmpty() ? commit : commit + "-dirty";
+    }
+}

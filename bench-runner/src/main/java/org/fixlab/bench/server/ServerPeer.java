@@ -1,0 +1,25 @@
+package org.fixlab.bench.server;
+
+/**
+ * One product on the server side: listens, answers (echo), counts (stream) or routes (conversion)
+ * into a {@link ServerRecorder}. Products with their own I/O threads do nothing in {@link #poll()}.
+ */
+public interface ServerPeer extends AutoCloseable
+{
+    /** Binds the FIX port or throws a BenchException naming the port. */
+    void listen(String bind, int port);
+
+    /** One duty cycle on the server's main thread; returns the work done. */
+    int poll();
+
+    String threadPlacement();
+
+    /** Socket buffer sizes actually in effect, when the product lets us read them. */
+    default java.util.Map<String, Object> socketBuffers()
+    {
+        return java.util.Map.of("send", 0, "receive", 0);
+    }
+
+    @Override
+    void close();
+}
