@@ -117,7 +117,7 @@ public final class FixEngine implements AutoCloseable
     private Session newSession(final SessionId id, final SessionRole role, final Application application,
         final Consumer<SessionSettings> customize)
     {
-        final SessionSettings settings = sessionSettings();
+        final SessionSettings settings = sessionSettings().validator(SessionConfigurations.validatorFor(configuration, id.version()));
         customize.accept(settings);
         final MessageStore store = MessageStores.open(SessionConfigurations.storeType(configuration),
             configuration.storeDirectory(), id.key(), SessionConfigurations.storeOptions(configuration));

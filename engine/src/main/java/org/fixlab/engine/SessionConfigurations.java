@@ -1,6 +1,12 @@
 package org.fixlab.engine;
 
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+
+import org.fixlab.engine.codec.FixVersion;
+import org.fixlab.engine.dictionary.DataDictionary;
+import org.fixlab.engine.dictionary.DictionaryValidator;
+import org.fixlab.engine.dictionary.ValidationOptions;
 
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.store.StoreOptions;
@@ -35,6 +41,19 @@ final class SessionConfigurations
             .maxQueuedInboundBytes(c.integer("maxQueuedInboundBytes"))
             .resendChunkMessages(c.integer("resendChunkMessages"));
         return settings;
+    }
+
+    /** A validator for the session's version when the configuration asks for dictionary validation, else null. */
+    static DictionaryValidator validatorFor(final EngineConfiguration c, final FixVersion version)
+    {
+        if (!c.bool("validateDictionary"))
+        {
+            return null;
+        }
+        final String file = c.value("dictionaryFile");
+        final DataDictionary dictionary = file.isEmpty() ? DataDictionary.standard(version) : DataDictionary.load(Path.of(file));
+        return new DictionaryValidator(dictionary,
+            new ValidationOptions().validateUserDefinedFields(c.bool("validateUserDefinedFields")));
     }
 
     static StoreType storeType(final EngineConfiguration c)

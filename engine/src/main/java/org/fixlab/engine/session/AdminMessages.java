@@ -1,9 +1,11 @@
 package org.fixlab.engine.session;
 
 import org.fixlab.engine.codec.Fix;
+import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.MsgTypes;
+import org.fixlab.engine.dictionary.SessionRejectReason;
 
 /** Fills an encoder with the body of each session-level message. Header framing is the session's. */
 final class AdminMessages
@@ -78,18 +80,18 @@ final class AdminMessages
     }
 
     /**
-     * A session Reject of the decoded message. FIX.4.2 only defines SessionRejectReason values up to
-     * 11, so higher ones are left out there (the text still says what is wrong).
+     * A session Reject of the decoded message. SessionRejectReason values the version does not define
+     * (above 11 in FIX.4.2) are left out; the text still says what is wrong.
      */
     static MessageEncoder reject(final MessageEncoder encoder, final MessageDecoder rejected, final int refSeqNum,
-        final boolean fix42, final Rejection rejection)
+        final FixVersion version, final Rejection rejection)
     {
         encoder.reset(MsgTypes.REJECT);
         reverseRoute(encoder, rejected);
         encoder.append(Fix.REF_SEQ_NUM, refSeqNum);
         encoder.append(Fix.TEXT, rejection.text());
         final int reason = rejection.reason();
-        if (rejection.refTagId() != Rejection.NO_TAG)
+        if (rejection.hasRefTagId())
         {
             encoder.append(Fix.REF_TAG_ID, rejection.refTagId());
         }
@@ -98,7 +100,7 @@ final class AdminMessages
         {
             encoder.append(Fix.REF_MSG_TYPE, rejected.buffer(), rejected.valueOffset(msgTypeIndex), rejected.valueLength(msgTypeIndex));
         }
-        if (!fix42 || reason <= SessionRejectReason.INVALID_MSGTYPE)
+        if (SessionRejectReason.isDefinedIn(version, reason))
         {
             encoder.append(Fix.SESSION_REJECT_REASON, reason);
         }

@@ -1,20 +1,43 @@
 package org.fixlab.engine.session;
 
-/** A reusable description of why an inbound message is rejected: SessionRejectReason(373), RefTagID(371), Text(58). */
+import org.fixlab.engine.dictionary.ValidationFailure;
+
+/**
+ * A reusable description of why an inbound message is rejected: SessionRejectReason(373), the
+ * RefTagID(371) if there is one, and Text(58). Filled without allocation, from the session's own
+ * checks or from a dictionary {@link ValidationFailure}.
+ */
 public final class Rejection
 {
-    /** No RefTagID. */
-    public static final int NO_TAG = -1;
-
+    private final StringBuilder text = new StringBuilder(128);
     private int reason;
-    private int refTagId = NO_TAG;
-    private String text;
+    private int refTagId;
+    private boolean hasRefTagId;
 
-    public Rejection set(final int reason, final int refTagId, final String text)
+    public Rejection set(final int reason, final int refTagId, final CharSequence text)
     {
         this.reason = reason;
         this.refTagId = refTagId;
-        this.text = text;
+        this.hasRefTagId = true;
+        this.text.setLength(0);
+        this.text.append(text);
+        return this;
+    }
+
+    public Rejection setWithoutTag(final int reason, final CharSequence text)
+    {
+        set(reason, 0, text);
+        hasRefTagId = false;
+        return this;
+    }
+
+    public Rejection set(final ValidationFailure failure)
+    {
+        reason = failure.reason();
+        refTagId = failure.refTagId();
+        hasRefTagId = failure.hasRefTagId();
+        text.setLength(0);
+        failure.appendText(text);
         return this;
     }
 
@@ -28,7 +51,12 @@ public final class Rejection
         return refTagId;
     }
 
-    public String text()
+    public boolean hasRefTagId()
+    {
+        return hasRefTagId;
+    }
+
+    public CharSequence text()
     {
         return text;
     }
@@ -36,6 +64,6 @@ public final class Rejection
     @Override
     public String toString()
     {
-        return text + " (reason " + reason + (refTagId == NO_TAG ? "" : ", tag " + refTagId) + ")";
+        return text + " (reason " + reason + (hasRefTagId ? ", tag " + refTagId : "") + ")";
     }
 }

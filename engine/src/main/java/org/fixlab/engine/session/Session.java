@@ -15,6 +15,9 @@ import org.fixlab.engine.codec.MessageFramer;
 import org.fixlab.engine.codec.MessageWriter;
 import org.fixlab.engine.codec.MsgTypes;
 import org.fixlab.engine.codec.UtcTimestamps;
+import org.fixlab.engine.dictionary.DictionaryValidator;
+import org.fixlab.engine.dictionary.SessionRejectReason;
+import org.fixlab.engine.dictionary.ValidationFailure;
 import org.fixlab.engine.store.MessageStore;
 
 /**
@@ -45,8 +48,8 @@ public final class Session
     private final Rejection rejection = new Rejection();
     private final InboundQueue queue;
     private final ResendResponder resender;
-    private final MessageValidator validator;
-    private final boolean fix42;
+    private final DictionaryValidator validator;
+    private final ValidationFailure validationFailure = new ValidationFailure();
     private final byte[] senderCompIdBytes;
     private final byte[] targetCompIdBytes;
     private final UnsafeBuffer timestampScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
@@ -84,7 +87,6 @@ public final class Session
         this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
         this.resender = new ResendResponder(this, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
         this.validator = settings.validator();
-        this.fix42 = id.version() == FixVersion.FIX42;
         this.senderCompIdBytes = asciiBytes(id.senderCompId());
         this.targetCompIdBytes = asciiBytes(id.targetCompId());
         this.nextSenderSeqNum = store.nextSenderSeqNum();
@@ -389,11 +391,22 @@ public final class Session
                 return;
             }
         }
-        if (!hasRequiredHeader(message) || (validator != null && !validator.validate(message, rejection)))
+        if (message.indexOf(Fix.MSG_SEQ_NUM) < 0)
         {
-            if (!logonReceived)
+            sendLogout("Received message without MsgSeqNum");
+            disconnect("Received message without MsgSeqNum");
+            return;
+        }
+        final int verdict = validate(message);
+        if (verdict == DROPPED)
+        {
+            return;
+        }
+        if (verdict == REJECTED)
+        {
+            if (msgType == MsgTypes.LOGON || !logonReceived)
             {
-                disconnect("invalid Logon: " + rejection);
+                refuseLogon("Invalid Logon message: " + rejection.text());
             }
             else
             {
@@ -453,7 +466,35 @@ public final class Session
         }
     }
 
-    /** SenderCompID, TargetCompID and SendingTime must be there (MsgSeqNum has its own rule in verify). */
+    /**
+     * Dictionary validation when configured (which covers the header too), else the session's own
+     * check of the required header fields. Fills {@link #rejection} on failure. A message the
+     * dictionary finds garbled (for example a data field running past the end) is dropped silently.
+     */
+    private int validate(final MessageDecoder message)
+    {
+        if (validator == null)
+        {
+            return hasRequiredHeader(message) ? VALID : REJECTED;
+        }
+        if (validator.validate(message, validationFailure))
+        {
+            return VALID;
+        }
+        if (validationFailure.isGarbled())
+        {
+            onGarbledFrame(validationFailure.text());
+            return DROPPED;
+        }
+        rejection.set(validationFailure);
+        return REJECTED;
+    }
+
+    private static final int VALID = 0;
+    private static final int REJECTED = 1;
+    private static final int DROPPED = 2;
+
+    /** SenderCompID, TargetCompID and SendingTime must be there (MsgSeqNum has its own rule). */
     private boolean hasRequiredHeader(final MessageDecoder message)
     {
         for (final int tag : REQUIRED_HEADER_TAGS)
@@ -494,7 +535,7 @@ public final class Session
         }
         if (settings.checkCompId() && !compIdsMatch(message))
         {
-            rejection.set(SessionRejectReason.COMPID_PROBLEM, Rejection.NO_TAG, "CompID problem");
+            rejection.setWithoutTag(SessionRejectReason.COMPID_PROBLEM, "CompID problem");
             sendReject(message, rejection);
             sendLogout("CompID problem");
             return false;
@@ -790,7 +831,7 @@ public final class Session
         final int seqNum = rejected.intValue(Fix.MSG_SEQ_NUM, 0);
         final char type = rejected.msgTypeChar();
         log.warn(id, "rejecting message " + seqNum + ": " + why);
-        sendAdmin(AdminMessages.reject(admin, rejected, seqNum, fix42, why));
+        sendAdmin(AdminMessages.reject(admin, rejected, seqNum, id.version(), why));
         // A rejected message still uses its sequence number (not so for Logon and SequenceReset, whose
         // handlers decide themselves).
         if (type != MsgTypes.LOGON && type != MsgTypes.SEQUENCE_RESET && seqNum == nextTargetSeqNum)

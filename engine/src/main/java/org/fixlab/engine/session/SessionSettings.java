@@ -1,6 +1,7 @@
 package org.fixlab.engine.session;
 
 import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.dictionary.DictionaryValidator;
 
 /**
  * The per-session behaviour switches, with QuickFIX/J-compatible defaults. Fluent setters; the
@@ -28,7 +29,7 @@ public final class SessionSettings
     private int resendChunkMessages = 256;
     private String username;
     private String password;
-    private MessageValidator validator;
+    private DictionaryValidator validator;
     private LogonAuthenticator authenticator = LogonAuthenticator.ACCEPT_ALL;
 
     /** HeartBtInt(108) an initiator proposes; an acceptor adopts the initiator's. */
@@ -151,7 +152,8 @@ public final class SessionSettings
         return this;
     }
 
-    public SessionSettings validator(final MessageValidator value)
+    /** Data-dictionary validation of every inbound message; null (the default) validates only the header. */
+    public SessionSettings validator(final DictionaryValidator value)
     {
         validator = value;
         return this;
@@ -258,7 +260,7 @@ public final class SessionSettings
         return password;
     }
 
-    public MessageValidator validator()
+    public DictionaryValidator validator()
     {
         return validator;
     }

@@ -6,6 +6,8 @@ import java.util.Set;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.dictionary.DataDictionary;
+import org.fixlab.engine.dictionary.MessageDef;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 
@@ -61,6 +63,22 @@ public final class EchoApplication implements Application
         }
     }
 
+    /**
+     * A NumInGroup of 0 announces no group at all; QuickFIX/J's message model drops it, and the
+     * conformance scripts expect the echo without it.
+     */
+    private static boolean isEmptyGroupCount(final Session session, final MessageDecoder message, final int index)
+    {
+        if (message.valueLength(index) != 1 || message.buffer().getByte(message.valueOffset(index)) != '0')
+        {
+            return false;
+        }
+        final int typeIndex = message.indexOf(Fix.MSG_TYPE);
+        final MessageDef definition = DataDictionary.standard(session.id().version())
+            .message(message.buffer(), message.valueOffset(typeIndex), message.valueLength(typeIndex));
+        return definition != null && definition.group(message.tag(index)) != null;
+    }
+
     /** Same fields in the same order, minus what the session writes itself and the PossDup markers. */
     private void echo(final Session session, final MessageDecoder message)
     {
@@ -82,7 +100,10 @@ public final class EchoApplication implements Application
                 case Fix.CHECK_SUM:
                     break;
                 default:
-                    echo.append(message.tag(i), message.buffer(), message.valueOffset(i), message.valueLength(i));
+                    if (!isEmptyGroupCount(session, message, i))
+                    {
+                        echo.append(message.tag(i), message.buffer(), message.valueOffset(i), message.valueLength(i));
+                    }
                     break;
             }
         }
