@@ -8,18 +8,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from fixlab_pipelines import db
 from fixlab_pipelines.ingest import ingest_paths
-
-TESTS = Path(__file__).resolve().parent
-SAMPLE_RUNS = TESTS / "data" / "runs"
-REPO = TESTS.parents[1]
-BASE_CAMPAIGN = "20261101T1000Z-sample"  # fixlab 0.0.9
-HEAD_CAMPAIGN = "20261115T1000Z-sample"  # fixlab 0.1.0
-TABLES = ("releases", "campaigns", "runs", "hosts", "latency_samples", "throughput_points", "reference_results")
+from sample_data import SAMPLE_RUNS
 
 
 @pytest.fixture
@@ -48,12 +41,3 @@ def con(loaded: Path):
     connection = db.connect(loaded, read_only=True)
     yield connection
     connection.close()
-
-
-def snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
-    """Every row of every table, to prove that a refused ingest changed nothing."""
-    return {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
-
-
-def run_dir(runs: Path, campaign: str, run_id: str) -> Path:
-    return runs / campaign / run_id

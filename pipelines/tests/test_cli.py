@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from conftest import HEAD_CAMPAIGN, REPO, SAMPLE_RUNS
 from fixlab_pipelines import cli, db
 from fixlab_pipelines.storage import sha256_of
+from sample_data import HEAD_CAMPAIGN, REPO, SAMPLE_RUNS
 
 PACED = "rtt-echo.paced.fixlab.optimized.r1"
 

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import BASE_CAMPAIGN, HEAD_CAMPAIGN
 from fixlab_pipelines import cli, db, diff
 from fixlab_pipelines.errors import UsageError
 from fixlab_pipelines.ingest import ingest_paths
+from sample_data import BASE_CAMPAIGN, HEAD_CAMPAIGN
 
 
 def _verdicts(frame: pd.DataFrame, statistic: str) -> dict[tuple[str, str, str, str], str]:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
 from fixlab_pipelines.storage import export_csv, sha256_of
+from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 
 PACED = "rtt-echo.paced.fixlab.optimized.r1"
 STREAM = "throughput.stream.fixlab.optimized.r1"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE_CAMPAIGN, HEAD_CAMPAIGN, SAMPLE_RUNS, snapshot
 from fixlab_pipelines import cli, db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.releases import read_releases
+from sample_data import BASE_CAMPAIGN, HEAD_CAMPAIGN, SAMPLE_RUNS, snapshot
 
 
 @pytest.fixture

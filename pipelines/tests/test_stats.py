@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from conftest import HEAD_CAMPAIGN, SAMPLE_RUNS
 from fixlab_pipelines import stats
 from fixlab_pipelines.samples import hgrm_percentiles
+from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS
 
 PERCENTILES = {"p50_ns": 50.0, "p90_ns": 90.0, "p95_ns": 95.0, "p99_ns": 99.0, "p999_ns": 99.9, "p9999_ns": 99.99}
 
