@@ -15,8 +15,10 @@ include mk/site.mk
 
 .PHONY: help run test
 help:
-	@echo "make run    build, run the demo / main job"
+	@echo "make run    build, run the main job on this machine"
 	@echo "make test   run every test (Java, conformance, pipelines, site)"
+
+run: demo
 
 test: test-java conformance-test test-python test-site
 	@echo "make test: all suites passed"
