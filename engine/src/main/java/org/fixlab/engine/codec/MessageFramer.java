@@ -62,7 +62,9 @@ public final class MessageFramer
             return GARBLED;
         }
         position += 2;
-        int bodyLength = 0;
+        // long: ten digits fit the digit limit but not an int, and a wrapped (negative) length would
+        // point the trailer check before the buffer
+        long bodyLength = 0;
         int digits = 0;
         byte b;
         while (position < end && (b = buffer.getByte(position)) != Fix.SOH)
@@ -93,7 +95,7 @@ public final class MessageFramer
             resumeAt = start + 1;
             return TOO_LARGE;
         }
-        final int trailer = bodyStart + bodyLength;
+        final int trailer = bodyStart + (int)bodyLength;
         if (trailer + TRAILER_LENGTH > end)
         {
             return NEED_MORE;
