@@ -56,6 +56,17 @@ public final class Ascii
         }
     }
 
+    /** Like {@link #putPadded(MutableDirectBuffer, int, int, int)} for up to 18 digits (decimal fractions). */
+    public static void putPadded(final MutableDirectBuffer buffer, final int offset, final long value, final int width)
+    {
+        long v = value;
+        for (int i = offset + width - 1; i >= offset; i--)
+        {
+            buffer.putByte(i, (byte)('0' + v % 10));
+            v /= 10;
+        }
+    }
+
     /**
      * Parses a strictly formatted decimal int (optional leading '-', digits only, no more than 9
      * digits). Returns {@code invalid} for anything else, never throws.

@@ -152,7 +152,8 @@ public final class MessageEncoder
             }
             bodyLength += body.putLongAscii(bodyLength, abs / divisor);
             body.putByte(bodyLength++, (byte)'.');
-            Ascii.putPadded(body, bodyLength, (int)(abs % divisor), scale);
+            // the fraction has up to 18 digits: casting it to int garbled every scale above 9
+            Ascii.putPadded(body, bodyLength, abs % divisor, scale);
             bodyLength += scale;
         }
         body.putByte(bodyLength++, Fix.SOH);
