@@ -81,7 +81,7 @@ public final class UtcTimestamps
         final int hour = Ascii.parseInt(buffer, offset + 9, 2, -1);
         final int minute = Ascii.parseInt(buffer, offset + 12, 2, -1);
         final int second = Ascii.parseInt(buffer, offset + 15, 2, -1);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 ||
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour < 0 || hour > 23 ||
             minute < 0 || minute > 59 || second < 0 || second > 60)
         {
             return INVALID;
@@ -110,6 +110,19 @@ public final class UtcTimestamps
         final long epochDay = era * 146_097 + doe - 719_468;
         final long seconds = epochDay * SECONDS_PER_DAY + hour * 3600L + minute * 60L + second;
         return seconds * NANOS_PER_SECOND + nanos;
+    }
+
+    /**
+     * Checked so that 30 February is refused rather than read as 1 March (days-from-civil counts
+     * on past the end of a month).
+     */
+    private static int daysInMonth(final int year, final int month)
+    {
+        if (month == 2)
+        {
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28;
+        }
+        return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
     }
 
     /** UTCDateOnly / LocalMktDate check used by data-format validation: YYYYMMDD. */
