@@ -1,0 +1,147 @@
+package org.fixlab.engine.codec;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.fixlab.engine.codec.FixFrame.buffer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Splitting a message into fields in place: values, odd tags, and what counts as garbled. */
+class MessageDecoderTest
+{
+    private final MessageDecoder decoder = new MessageDecoder(16);
+
+    private int decode(final String pipeText)
+    {
+        final UnsafeBuffer buffer = buffer(pipeText.replace('|', FixFrame.SOH));
+        return decoder.decode(buffer, 0, buffer.capacity());
+    }
+
+    @Test
+    void readsTagsAndValuesInOrder()
+    {
+        assertEquals(MessageDecoder.OK, decode("8=FIX.4.4|9=5|35=D|34=12|44=-1.5|10=000|"));
+
+        assertEquals(6, decoder.fieldCount());
+        assertEquals(8, decoder.tag(0));
+        assertEquals(10, decoder.tag(5));
+        assertEquals("FIX.4.4", decoder.stringValue(8));
+        assertEquals('D', decoder.msgTypeChar());
+        assertEquals(12, decoder.intValue(34, -1));
+        assertEquals(12L, decoder.longValue(34, -1));
+        assertEquals("-1.5", decoder.stringValue(44));
+        assertEquals(3, decoder.indexOf(34));
+        assertEquals(-1, decoder.indexOf(99));
+        assertEquals("8=FIX.4.4|9=5|35=D|34=12|44=-1.5|10=000|", decoder.toString());
+    }
+
+    @Test
+    void valuesOfMissingOrMalformedFieldsFallBackToTheCallersDefault()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=AE|34=1x|43=Y|97=N|108=1234567890|"));
+
+        assertEquals(0, decoder.msgTypeChar(), "a two-character MsgType has no char form");
+        assertEquals(-7, decoder.intValue(34, -7), "not a number");
+        assertEquals(-7, decoder.intValue(999, -7), "absent");
+        assertEquals(-7, decoder.intValue(108, -7), "ten digits do not fit the strict int parser");
+        assertEquals(1234567890L, decoder.longValue(108, -7));
+        assertTrue(decoder.isFlagSet(43));
+        assertFalse(decoder.isFlagSet(97));
+        assertFalse(decoder.isFlagSet(999));
+        assertEquals(UtcTimestamps.INVALID, decoder.timestampValue(52));
+    }
+
+    @Test
+    void repeatedTagsAreKeptAndFoundFromAnIndex()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=D|268=2|269=0|269=1|"));
+
+        assertEquals(2, decoder.indexOf(269));
+        assertEquals(3, decoder.indexOf(269, 3));
+        assertEquals("0", decoder.stringValue(269), "stringValue reads the first occurrence");
+    }
+
+    @Test
+    void negativeTagsAreReportedWithTheirSign()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=0|-5=x|-0=y|"));
+
+        assertEquals(-5, decoder.tag(1));
+        assertEquals(0, decoder.tag(2));
+        assertEquals("x", decoder.stringValue(-5));
+    }
+
+    @Test
+    void tagsTooLongForAnIntAreMarkedOversizedWhateverTheirSign()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=0|1234567890=x|-99999999999=y|123456789=z|"));
+
+        assertEquals(MessageDecoder.OVERSIZED_TAG, decoder.tag(1));
+        assertEquals(MessageDecoder.OVERSIZED_TAG, decoder.tag(2));
+        assertEquals(123456789, decoder.tag(3), "nine digits still fit");
+    }
+
+    @Test
+    void emptyValuesAreFieldsOfLengthZero()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=0|58=|112=T|"));
+
+        assertEquals(3, decoder.fieldCount());
+        assertEquals(0, decoder.valueLength(1));
+        assertEquals("", decoder.stringValue(58));
+        assertEquals(-1, decoder.intValue(58, -1));
+        assertEquals("T", decoder.stringValue(112));
+    }
+
+    @Test
+    void anEqualsSignInsideAValueIsPartOfTheValue()
+    {
+        assertEquals(MessageDecoder.OK, decode("58=a=b|"));
+        assertEquals("a=b", decoder.stringValue(58));
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {
+        "",                  // nothing at all
+        "35=0",              // no SOH after the last value
+        "35=0|58",           // a tag without '='
+        "35=0|=x|",          // an empty tag
+        "35=0|-=x|",         // a sign without digits
+        "35=0|5a=x|",        // a tag that is not a number
+        "35=0| 58=x|",       // whitespace is not part of a tag
+        "35=0||58=x|",       // an empty field between two SOH
+        "35=0|+58=x|",       // only '-' is tolerated as a sign
+    })
+    void garbled(final String text)
+    {
+        assertEquals(MessageDecoder.GARBLED, decode(text));
+    }
+
+    @Test
+    void moreFieldsThanTheTablesHoldIsTooManyFields()
+    {
+        final MessageDecoder small = new MessageDecoder(3);
+        final UnsafeBuffer three = buffer("1=a\u00012=b\u00013=c\u0001");
+        final UnsafeBuffer four = buffer("1=a\u00012=b\u00013=c\u00014=d\u0001");
+
+        assertEquals(MessageDecoder.OK, small.decode(three, 0, three.capacity()));
+        assertEquals(MessageDecoder.TOO_MANY_FIELDS, small.decode(four, 0, four.capacity()));
+    }
+
+    @Test
+    void decodesAWindowOfALargerBufferAndForgetsThePreviousMessage()
+    {
+        final UnsafeBuffer buffer = buffer("xx35=0\u000158=first\u0001yy");
+        assertEquals(MessageDecoder.OK, decoder.decode(buffer, 2, buffer.capacity() - 4));
+        assertEquals("first", decoder.stringValue(58));
+        assertEquals(2, decoder.offset());
+
+        assertEquals(MessageDecoder.OK, decode("35=1|"));
+        assertEquals(1, decoder.fieldCount());
+        assertFalse(decoder.has(58));
+    }
+}

@@ -1,0 +1,176 @@
+package org.fixlab.engine.codec;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The encoder (the application's part of a message) framed by the writer (header and trailer):
+ * every written message is parsed back and its BodyLength and CheckSum recomputed independently.
+ */
+class MessageEncoderTest
+{
+    private static final Instant SENDING_INSTANT = Instant.parse("2024-02-29T23:59:58.123456789Z");
+    private static final long SENDING_TIME = UtcTimestampsTest.epochNanos(SENDING_INSTANT);
+    private static final String SENDING_TIME_MILLIS = "20240229-23:59:58.123";
+
+    private final MessageEncoder encoder = new MessageEncoder(1024);
+    private final MessageWriter writer = new MessageWriter(FixVersion.FIX44, "ISLD", "TW", TimestampPrecision.MILLIS);
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
+
+    /** Writes at a non-zero offset so that offset arithmetic is exercised; checks the predicted length. */
+    private FixFrame write(final MessageWriter writer, final int seqNum, final boolean possDup, final String origSendingTime)
+    {
+        final UnsafeBuffer orig = FixFrame.buffer(origSendingTime);
+        final int offset = 17;
+        final int length = writer.write(out, offset, encoder.msgType(), encoder.msgTypeLength(), seqNum, SENDING_TIME,
+            possDup, orig, 0, orig.capacity(), encoder.extraHeader(), encoder.extraHeaderLength(), encoder.body(), encoder.bodyLength());
+        assertEquals(writer.length(encoder.msgTypeLength(), seqNum, possDup, orig.capacity(), encoder.extraHeaderLength(),
+            encoder.bodyLength()), length, "length() predicts what write() produces");
+        assertTrue(MessageFramer.checksumValid(out, offset, length));
+        return FixFrame.parse(out.getStringWithoutLengthAscii(offset, length)).assertWellFormed();
+    }
+
+    private FixFrame write(final int seqNum)
+    {
+        return write(writer, seqNum, false, "");
+    }
+
+    @Test
+    void writesTheStandardHeaderTheExtraHeaderAndTheBodyInOrder()
+    {
+        encoder.reset('D')
+            .appendHeader(Fix.ON_BEHALF_OF_COMP_ID, "BROKER")
+            .append(11, "ORD-1")
+            .append(38, 100)
+            .append(9999, -42L)
+            .append(54, '1')
+            .append(1000, true)
+            .append(1001, false)
+            .append(1002, "bytes".getBytes(StandardCharsets.US_ASCII))
+            .append(1003, FixFrame.buffer("..slice.."), 2, 5);
+
+        final FixFrame message = write(7);
+
+        assertEquals(List.of(8, 9, 35, 49, 56, 34, 52, 115, 11, 38, 9999, 54, 1000, 1001, 1002, 1003, 10), message.tags());
+        assertEquals("FIX.4.4", message.value(8));
+        assertEquals("D", message.msgType());
+        assertEquals("ISLD", message.value(49));
+        assertEquals("TW", message.value(56));
+        assertEquals(7, message.seqNum());
+        assertEquals(SENDING_TIME_MILLIS, message.value(52));
+        assertEquals("BROKER", message.value(115));
+        assertEquals("115=BROKER|11=ORD-1|38=100|9999=-42|54=1|1000=Y|1001=N|1002=bytes|1003=slice|", message.body());
+    }
+
+    @Test
+    void aPossibleDuplicateCarriesPossDupFlagAndOrigSendingTime()
+    {
+        encoder.reset("AE").append(571, "R1");
+
+        final FixFrame message = write(writer, 3, true, "20240228-10:00:00.000");
+
+        assertEquals(List.of(8, 9, 35, 49, 56, 34, 43, 52, 122, 571, 10), message.tags());
+        assertEquals("Y", message.value(43));
+        assertEquals("20240228-10:00:00.000", message.value(122));
+        assertEquals("AE", message.msgType());
+    }
+
+    @Test
+    void aPossibleDuplicateWithoutOrigSendingTimeHasOnlyTheFlag()
+    {
+        encoder.reset('0');
+
+        final FixFrame message = write(writer, 3, true, "");
+
+        assertEquals(List.of(8, 9, 35, 49, 56, 34, 43, 52, 10), message.tags());
+    }
+
+    @Test
+    void bodyLengthAndCheckSumHoldForEverySeqNumWidthAndPrecision()
+    {
+        for (final TimestampPrecision precision : TimestampPrecision.values())
+        {
+            final MessageWriter writer = new MessageWriter(FixVersion.FIX42, "A", "LONGER-TARGET", precision);
+            for (final int seqNum : new int[] {1, 9, 10, 99, 100, 65_535, 999_999_999, Integer.MAX_VALUE})
+            {
+                encoder.reset('0').append(Fix.TEST_REQ_ID, "x".repeat(seqNum % 97));
+                final FixFrame message = write(writer, seqNum, seqNum % 2 == 0, "20240228-10:00:00");
+                assertEquals(seqNum, message.seqNum());
+                assertEquals(precision.length(), message.value(52).length());
+            }
+        }
+    }
+
+    @Test
+    void resetStartsAnEmptyMessageWithoutTheFieldsOfTheLastOne()
+    {
+        encoder.reset('D').appendHeader(97, "Y").append(11, "A");
+        encoder.reset('0');
+
+        assertEquals(List.of(8, 9, 35, 49, 56, 34, 52, 10), write(1).tags());
+
+        final UnsafeBuffer type = FixFrame.buffer("xAEx");
+        encoder.reset(type, 1, 2);
+        assertEquals("AE", write(1).msgType());
+        assertEquals(0, encoder.msgTypeChar());
+    }
+
+    @Test
+    void msgTypeMustHaveOneToSixteenCharacters()
+    {
+        assertThrows(IllegalArgumentException.class, () -> encoder.reset(""));
+        assertThrows(IllegalArgumentException.class, () -> encoder.reset("x".repeat(17)));
+        assertEquals(16, encoder.reset("x".repeat(16)).msgTypeLength());
+    }
+
+    @Test
+    void decimalsMatchBigDecimal()
+    {
+        final long[] mantissas = {0, 1, -1, 5, -5, 12345, -12345, 100, 999_999_999_999L, Long.MAX_VALUE, -Long.MAX_VALUE};
+        for (int scale = 0; scale <= 18; scale++)
+        {
+            for (final long mantissa : mantissas)
+            {
+                assertDecimal(mantissa, scale);
+            }
+        }
+        final SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < 10_000; i++)
+        {
+            assertDecimal(random.nextLong(-Long.MAX_VALUE, Long.MAX_VALUE), random.nextInt(0, 19));
+        }
+    }
+
+    private void assertDecimal(final long mantissa, final int scale)
+    {
+        encoder.reset('D').appendDecimal(44, mantissa, scale);
+        final String expected = BigDecimal.valueOf(mantissa, scale).toPlainString();
+        assertEquals(expected, write(1).value(44), () -> mantissa + " scale " + scale);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimestampPrecision.class)
+    void timestampsMatchJavaTime(final TimestampPrecision precision)
+    {
+        final DateTimeFormatter format = DateTimeFormatter.ofPattern(
+            "yyyyMMdd-HH:mm:ss" + (precision.fractionDigits() == 0 ? "" : "." + "S".repeat(precision.fractionDigits())))
+            .withZone(ZoneOffset.UTC);
+        encoder.reset('D').appendTimestamp(60, SENDING_TIME, precision);
+
+        assertEquals(format.format(SENDING_INSTANT), write(1).value(60));
+    }
+}

@@ -1,0 +1,188 @@
+package org.fixlab.engine.codec;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import static org.fixlab.engine.codec.FixFrame.buffer;
+import static org.fixlab.engine.codec.FixFrame.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Cutting messages out of a byte stream: whole, partial, with bad lengths, after garbage. */
+class MessageFramerTest
+{
+    private static final String HEARTBEAT = frame("8=FIX.4.4|35=0|34=2|49=TW|52=20240229-12:00:00.000|56=ISLD|");
+    private static final String ORDER = frame("8=FIX.4.4|35=D|34=3|49=TW|52=20240229-12:00:00.000|56=ISLD|11=A|");
+
+    private final MessageFramer framer = new MessageFramer(1024);
+
+    private int scan(final String stream)
+    {
+        final UnsafeBuffer buffer = buffer(stream);
+        return framer.scan(buffer, 0, buffer.capacity());
+    }
+
+    private String frameText(final String stream)
+    {
+        return stream.substring(framer.frameStart(), framer.frameStart() + framer.frameLength());
+    }
+
+    @Test
+    void findsACompleteFrame()
+    {
+        assertEquals(MessageFramer.FRAME, scan(HEARTBEAT + ORDER));
+
+        assertEquals(0, framer.frameStart());
+        assertEquals(HEARTBEAT.length(), framer.frameLength());
+        assertEquals(HEARTBEAT.length(), framer.resumeAt(), "the next scan starts right after it");
+    }
+
+    @Test
+    void scansTheNextFrameFromResumeAt()
+    {
+        final String stream = HEARTBEAT + ORDER;
+        final UnsafeBuffer buffer = buffer(stream);
+        framer.scan(buffer, 0, buffer.capacity());
+
+        assertEquals(MessageFramer.FRAME, framer.scan(buffer, framer.resumeAt(), buffer.capacity()));
+        assertEquals(ORDER, frameText(stream));
+        assertEquals(stream.length(), framer.resumeAt());
+    }
+
+    @Test
+    void needsMoreUntilTheLastByteOfTheTrailerArrives()
+    {
+        for (int cut = 1; cut < ORDER.length(); cut++)
+        {
+            final int at = cut;
+            assertEquals(MessageFramer.NEED_MORE, scan(ORDER.substring(0, cut)), () -> "cut after " + at + " bytes");
+            assertTrue(framer.resumeAt() <= Math.max(0, cut - 4), "nothing that could start the frame is discarded");
+        }
+        assertEquals(MessageFramer.FRAME, scan(ORDER));
+        assertEquals(ORDER, frameText(ORDER));
+    }
+
+    /** A BeginString counts only at the start of a field, so garbage ends with an SOH as a broken message would. */
+    @Test
+    void skipsLeadingGarbage()
+    {
+        final String stream = "junk 8=FIX but not a field\u0001\u0001xyz\u0001" + ORDER;
+
+        assertEquals(MessageFramer.FRAME, scan(stream));
+        assertEquals(ORDER, frameText(stream));
+    }
+
+    @Test
+    void keepsAPossibleBeginStringAtTheTailOfGarbage()
+    {
+        assertEquals(MessageFramer.NEED_MORE, scan("garbage 8=FI"));
+        assertEquals("garbage ".length(), framer.resumeAt(), "the last four bytes may start '8=FIX'");
+    }
+
+    @Test
+    void bodyLengthTooShortIsGarbledAndTheNextMessageIsStillFound()
+    {
+        final String bad = HEARTBEAT.replace("\u00019=" + bodyLength(HEARTBEAT) + "\u0001",
+            "\u00019=" + (bodyLength(HEARTBEAT) - 5) + "\u0001");
+        final String stream = bad + ORDER;
+        final UnsafeBuffer buffer = buffer(stream);
+
+        assertEquals(MessageFramer.GARBLED, framer.scan(buffer, 0, buffer.capacity()));
+        assertTrue(framer.resumeAt() > 0 && framer.resumeAt() <= bad.length(), "resumes inside the bad message");
+
+        assertEquals(MessageFramer.FRAME, framer.scan(buffer, framer.resumeAt(), buffer.capacity()));
+        assertEquals(ORDER, frameText(stream));
+    }
+
+    @Test
+    void bodyLengthTooLongIsGarbledOnceTheClaimedBodyHasArrivedAndTheSearchResumesAtTheNext8Fix()
+    {
+        final int claimed = bodyLength(HEARTBEAT) + 20;
+        final String bad = HEARTBEAT.replace("\u00019=" + bodyLength(HEARTBEAT) + "\u0001", "\u00019=" + claimed + "\u0001");
+
+        assertEquals(MessageFramer.NEED_MORE, scan(bad), "the claimed body has not arrived yet");
+
+        // The claimed body ends inside the message after it, which is lost with it (as the class
+        // documents); the search then finds the one after that.
+        final String stream = bad + ORDER + HEARTBEAT;
+        final UnsafeBuffer buffer = buffer(stream);
+        assertEquals(MessageFramer.GARBLED, framer.scan(buffer, 0, buffer.capacity()));
+        final int claimedEnd = bad.indexOf("\u000135=") + 1 + claimed;
+        assertEquals(claimedEnd, framer.resumeAt());
+
+        assertEquals(MessageFramer.FRAME, framer.scan(buffer, framer.resumeAt(), buffer.capacity()));
+        assertEquals(bad.length() + ORDER.length(), framer.frameStart());
+        assertEquals(HEARTBEAT, frameText(stream));
+    }
+
+    @Test
+    void bodyLengthThatIsNotANumberIsGarbled()
+    {
+        assertEquals(MessageFramer.GARBLED, scan("8=FIX.4.4\u00019=1x\u000135=0\u000110=000\u0001"));
+        assertEquals(1, framer.resumeAt());
+        assertEquals(MessageFramer.GARBLED, scan("8=FIX.4.4\u00019=\u000135=0\u000110=000\u0001"));
+        assertEquals(MessageFramer.GARBLED, scan("8=FIX.4.4\u000135=0\u00019=5\u000110=000\u0001"), "9 must follow 8");
+    }
+
+    @Test
+    void bodyLengthBeyondTheMaximumIsTooLarge()
+    {
+        final MessageFramer small = new MessageFramer(HEARTBEAT.length());
+        final UnsafeBuffer fits = buffer(HEARTBEAT);
+        assertEquals(MessageFramer.FRAME, small.scan(fits, 0, fits.capacity()));
+
+        final UnsafeBuffer larger = buffer(ORDER);
+        assertEquals(MessageFramer.TOO_LARGE, small.scan(larger, 0, larger.capacity()),
+            "known from the header alone, before the body arrives");
+    }
+
+    @Test
+    void aBodyLengthThatOverflowsAnIntIsTooLargeNotACrash()
+    {
+        for (final String length : new String[] {"2147483648", "4294967296", "9999999999"})
+        {
+            final String stream = "8=FIX.4.4\u00019=" + length + "\u000135=0\u000110=000\u0001";
+            assertEquals(MessageFramer.TOO_LARGE, scan(stream), () -> "9=" + length);
+        }
+    }
+
+    @Test
+    void aCheckSumFieldOfTheWrongShapeWhereBodyLengthPointsIsGarbled()
+    {
+        final String noSoh = HEARTBEAT.substring(0, HEARTBEAT.length() - 1) + "X";
+        assertEquals(MessageFramer.GARBLED, scan(noSoh));
+    }
+
+    @Test
+    void checksumHelpersReadAndVerifyTheTrailer()
+    {
+        final UnsafeBuffer good = buffer(ORDER);
+        assertEquals(FixFrame.checksum(ORDER.substring(0, ORDER.length() - 7)),
+            MessageFramer.declaredChecksum(good, 0, good.capacity()));
+        assertTrue(MessageFramer.checksumValid(good, 0, good.capacity()));
+
+        final String wrongSum = ORDER.substring(0, ORDER.length() - 4) +
+            String.format("%03d", (FixFrame.checksum(ORDER.substring(0, ORDER.length() - 7)) + 1) % 256) + "\u0001";
+        final UnsafeBuffer bad = buffer(wrongSum);
+        assertFalse(MessageFramer.checksumValid(bad, 0, bad.capacity()));
+
+        final UnsafeBuffer notDigits = buffer(ORDER.substring(0, ORDER.length() - 4) + "0x0\u0001");
+        assertEquals(-1, MessageFramer.declaredChecksum(notDigits, 0, notDigits.capacity()));
+        assertFalse(MessageFramer.checksumValid(notDigits, 0, notDigits.capacity()));
+    }
+
+    @Test
+    void checksumSumsBytesAsUnsignedModulo256()
+    {
+        final String text = "\u00ff\u00ff\u0002";
+        final UnsafeBuffer buffer = buffer(text);
+        assertEquals((255 + 255 + 2) % 256, Checksum.compute(buffer, 0, 3));
+        assertEquals(FixFrame.checksum(HEARTBEAT.substring(0, 20)), Checksum.compute(buffer(HEARTBEAT), 0, 20));
+    }
+
+    private static int bodyLength(final String framed)
+    {
+        return FixFrame.parse(framed).intValue(Fix.BODY_LENGTH);
+    }
+}
