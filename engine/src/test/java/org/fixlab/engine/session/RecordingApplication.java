@@ -1,0 +1,53 @@
+package org.fixlab.engine.session;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fixlab.engine.codec.FixFrame;
+import org.fixlab.engine.codec.MessageDecoder;
+
+/** Copies what the session delivers, since the decoder it passes is only valid during the call. */
+final class RecordingApplication implements Application
+{
+    final List<FixFrame> appMessages = new ArrayList<>();
+    final List<FixFrame> adminMessages = new ArrayList<>();
+    int logons;
+    int logouts;
+
+    @Override
+    public void onLogon(final Session session)
+    {
+        logons++;
+    }
+
+    @Override
+    public void onLogout(final Session session)
+    {
+        logouts++;
+    }
+
+    @Override
+    public void onAdminMessage(final Session session, final MessageDecoder message)
+    {
+        adminMessages.add(copy(message));
+    }
+
+    @Override
+    public void onAppMessage(final Session session, final MessageDecoder message)
+    {
+        appMessages.add(copy(message));
+    }
+
+    /** MsgSeqNum of every application message delivered so far, in delivery order. */
+    List<Integer> appSeqNums()
+    {
+        final List<Integer> seqNums = new ArrayList<>();
+        appMessages.forEach(message -> seqNums.add(message.seqNum()));
+        return seqNums;
+    }
+
+    private static FixFrame copy(final MessageDecoder message)
+    {
+        return FixFrame.parse(message.buffer().getStringWithoutLengthAscii(message.offset(), message.length()));
+    }
+}
