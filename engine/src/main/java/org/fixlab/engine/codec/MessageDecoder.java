@@ -82,11 +82,8 @@ public final class MessageDecoder
             }
             position++; // '='
             final int valueStart = position;
-            while (position < end && buffer.getByte(position) != Fix.SOH)
-            {
-                position++;
-            }
-            if (position == end)
+            position = indexOfSoh(buffer, position, end);
+            if (position < 0)
             {
                 return GARBLED;
             }
@@ -101,6 +98,36 @@ public final class MessageDecoder
             position++; // SOH
         }
         return fieldCount == 0 ? GARBLED : OK;
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * The next SOH at or after {@code from}, eight bytes at a time: XOR with 0x01 turns SOH into a
+     * zero byte, and the classic has-zero-byte test finds the lowest one. -1 if there is none.
+     */
+    private static int indexOfSoh(final DirectBuffer buffer, final int from, final int end)
+    {
+        int i = from;
+        while (end - i >= 8)
+        {
+            final long word = buffer.getLong(i, java.nio.ByteOrder.LITTLE_ENDIAN) ^ ONES;
+            final long zeros = (word - ONES) & ~word & HIGH_BITS;
+            if (zeros != 0)
+            {
+                return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+            }
+            i += 8;
+        }
+        for (; i < end; i++)
+        {
+            if (buffer.getByte(i) == Fix.SOH)
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     public DirectBuffer buffer()

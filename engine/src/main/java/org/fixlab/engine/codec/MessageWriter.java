@@ -14,6 +14,8 @@ public final class MessageWriter
     private final byte[] senderField;        // "49=SENDER<SOH>"
     private final byte[] targetField;        // "56=TARGET<SOH>"
     private final TimestampPrecision precision;
+    private final int beginStringSum;
+    private final SendingTimeCache sendingTime;
 
     public MessageWriter(final FixVersion version, final String senderCompId, final String targetCompId,
         final TimestampPrecision precision)
@@ -22,6 +24,8 @@ public final class MessageWriter
         this.senderField = ascii("49=" + senderCompId + "\u0001");
         this.targetField = ascii("56=" + targetCompId + "\u0001");
         this.precision = precision;
+        this.beginStringSum = Checksum.sum(beginStringField);
+        this.sendingTime = new SendingTimeCache(precision);
     }
 
     /** Total bytes {@link #write} will produce for these part lengths. */
@@ -73,7 +77,7 @@ public final class MessageWriter
         out.putByte(p++, (byte)'5');
         out.putByte(p++, (byte)'2');
         out.putByte(p++, Fix.EQUALS);
-        p += UtcTimestamps.encode(out, p, sendingTimeNanos, precision);
+        p += sendingTime.encode(out, p, sendingTimeNanos);
         out.putByte(p++, Fix.SOH);
         if (possDup && origLength > 0)
         {
@@ -95,7 +99,9 @@ public final class MessageWriter
             out.putBytes(p, body, 0, bodyLength);
             p += bodyLength;
         }
-        final int checksum = Checksum.compute(out, offset, p - offset);
+        // "8=FIX.4.x<SOH>9=" was summed once; the rest is summed eight bytes at a time
+        final int rest = offset + beginStringField.length;
+        final int checksum = (beginStringSum + Checksum.compute(out, rest, p - rest)) & 0xFF;
         out.putByte(p++, (byte)'1');
         out.putByte(p++, (byte)'0');
         out.putByte(p++, Fix.EQUALS);

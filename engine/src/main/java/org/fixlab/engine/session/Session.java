@@ -60,6 +60,8 @@ public final class Session
     private boolean logonSent;
     private boolean resetRequestedByUs;
     private long heartbeatIntervalNanos;
+    private long testRequestDelayNanos;
+    private long heartbeatTimeoutNanos;
     private long connectedAtNanos;
     private long lastSentNanos;
     private long lastReceivedNanos;
@@ -91,7 +93,7 @@ public final class Session
         this.targetCompIdBytes = asciiBytes(id.targetCompId());
         this.nextSenderSeqNum = store.nextSenderSeqNum();
         this.nextTargetSeqNum = store.nextTargetSeqNum();
-        this.heartbeatIntervalNanos = settings.heartbeatIntervalSeconds() * NANOS_PER_SECOND;
+        heartbeatInterval(settings.heartbeatIntervalSeconds());
         application.onCreate(this);
     }
 
@@ -202,7 +204,7 @@ public final class Session
         resender.cancel();
         if (role == SessionRole.INITIATOR)
         {
-            heartbeatIntervalNanos = settings.heartbeatIntervalSeconds() * NANOS_PER_SECOND;
+            heartbeatInterval(settings.heartbeatIntervalSeconds());
             if (settings.sendResetSeqNumFlag() || settings.resetOnLogon())
             {
                 resetSequenceNumbers();
@@ -276,6 +278,14 @@ public final class Session
         return work;
     }
 
+    /** The timer thresholds are derived once per logon, not per duty cycle. */
+    private void heartbeatInterval(final int seconds)
+    {
+        heartbeatIntervalNanos = seconds * NANOS_PER_SECOND;
+        testRequestDelayNanos = (long)(heartbeatIntervalNanos * (1 + settings.testRequestDelayMultiplier()));
+        heartbeatTimeoutNanos = (long)(heartbeatIntervalNanos * (1 + settings.heartbeatTimeoutMultiplier()));
+    }
+
     private int checkHeartbeats(final long nowNanos)
     {
         if (heartbeatIntervalNanos <= 0)
@@ -283,12 +293,12 @@ public final class Session
             return 0;
         }
         final long silence = nowNanos - lastReceivedNanos;
-        if (silence >= (long)(heartbeatIntervalNanos * (1 + settings.heartbeatTimeoutMultiplier())))
+        if (silence >= heartbeatTimeoutNanos)
         {
             disconnect("heartbeat timeout: nothing received for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms");
             return 1;
         }
-        if (!testRequestOutstanding && silence >= (long)(heartbeatIntervalNanos * (1 + settings.testRequestDelayMultiplier())))
+        if (!testRequestOutstanding && silence >= testRequestDelayNanos)
         {
             sendAdmin(AdminMessages.testRequest(admin, "TEST"));
             testRequestOutstanding = true;
@@ -712,7 +722,7 @@ public final class Session
         if (role == SessionRole.ACCEPTOR)
         {
             final int heartBtInt = logon.intValue(Fix.HEART_BT_INT, settings.heartbeatIntervalSeconds());
-            heartbeatIntervalNanos = heartBtInt * NANOS_PER_SECOND;
+            heartbeatInterval(heartBtInt);
             sendAdmin(AdminMessages.logon(admin, heartBtInt, resetRequested, null, null));
             logonSent = true;
         }

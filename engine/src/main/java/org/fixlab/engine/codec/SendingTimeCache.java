@@ -1,0 +1,50 @@
+package org.fixlab.engine.codec;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Encodes SendingTime for a stream of messages: the {@code YYYYMMDD-HH:MM:SS} part changes once a
+ * second, so it is formatted once per second and copied; only the fraction is written per message.
+ */
+final class SendingTimeCache
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private final TimestampPrecision precision;
+    private final UnsafeBuffer seconds = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+    private long cachedSecond = Long.MIN_VALUE;
+    private final int fractionDivisor;
+
+    SendingTimeCache(final TimestampPrecision precision)
+    {
+        this.precision = precision;
+        int divisor = 1;
+        for (int i = precision.fractionDigits(); i < 9; i++)
+        {
+            divisor *= 10;
+        }
+        this.fractionDivisor = divisor;
+    }
+
+    int encode(final MutableDirectBuffer out, final int offset, final long epochNanos)
+    {
+        final long second = Math.floorDiv(epochNanos, NANOS_PER_SECOND);
+        if (second != cachedSecond)
+        {
+            UtcTimestamps.encode(seconds, 0, second * NANOS_PER_SECOND, TimestampPrecision.SECONDS);
+            cachedSecond = second;
+        }
+        out.putBytes(offset, seconds, 0, 17);
+        final int digits = precision.fractionDigits();
+        if (digits == 0)
+        {
+            return 17;
+        }
+        out.putByte(offset + 17, (byte)'.');
+        Ascii.putPadded(out, offset + 18, (int)(Math.floorMod(epochNanos, NANOS_PER_SECOND) / fractionDivisor), digits);
+        return 18 + digits;
+    }
+}
