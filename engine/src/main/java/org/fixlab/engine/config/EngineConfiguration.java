@@ -58,7 +58,7 @@ public final class EngineConfiguration
         option("storeDirectory", "fixlab-store", "fixlab-store", "directory of file and mapped stores");
         option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
-        option("memoryStoreCapacity", "67108864", "67108864", "bytes of sent messages a memory store keeps for resends; older ones are gap-filled");
+        option("memoryStoreCapacity", "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
         option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
         option("validateGarbledMessage", "true", "false", "drop inbound messages whose first fields are not 8, 9, 35 or that do not parse");
@@ -215,10 +215,16 @@ public final class EngineConfiguration
             case "storeSyncIntervalMs":
                 integer(key, 1, Integer.MAX_VALUE);
                 break;
+            case "memoryStoreCapacity":
+                final int capacity = integer(key, 1024, 1 << 30);
+                if (Integer.bitCount(capacity) != 1)
+                {
+                    throw new IllegalArgumentException(capacity + " is not a power of two (the ring is indexed by mask)");
+                }
+                break;
             case "inboundBufferSize":
             case "outboundBufferSize":
             case "maxMessageSize":
-            case "memoryStoreCapacity":
             case "maxQueuedInboundBytes":
                 integer(key, 1024, Integer.MAX_VALUE);
                 break;

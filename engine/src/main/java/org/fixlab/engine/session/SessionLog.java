@@ -2,7 +2,8 @@ package org.fixlab.engine.session;
 
 /**
  * Where the session layer reports events (logon, gaps, rejects, disconnects). Never called per
- * application message on the hot path. The default prints one line per event to stderr.
+ * application message on the hot path. The default prints one line per event to stderr; a null
+ * session means an engine-level event (a connection not yet routed to a session).
  */
 public interface SessionLog
 {
@@ -11,13 +12,13 @@ public interface SessionLog
         @Override
         public void info(final SessionId session, final String event)
         {
-            System.err.println("[fixlab] " + session + " " + event);
+            System.err.println("[fixlab] " + (session == null ? "engine" : session) + " " + event);
         }
 
         @Override
         public void warn(final SessionId session, final String event)
         {
-            System.err.println("[fixlab] WARN " + session + " " + event);
+            System.err.println("[fixlab] WARN " + (session == null ? "engine" : session) + " " + event);
         }
     };
 
