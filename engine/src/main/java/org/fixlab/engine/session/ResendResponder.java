@@ -110,6 +110,8 @@ final class ResendResponder implements MessageStore.SentMessageHandler
         {
             return;
         }
+        // The gap before it is sent: a retry after back-pressure must start here, not send that GapFill again.
+        next = seqNum;
         if (!resendApplicationMessage(seqNum))
         {
             blocked = true;
