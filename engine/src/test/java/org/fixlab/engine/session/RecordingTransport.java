@@ -16,7 +16,7 @@ final class RecordingTransport implements SessionTransport
 {
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64 * 1024]);
     private final StringBuilder committed = new StringBuilder();
-    private boolean backPressured;
+    private int claimsLeft = Integer.MAX_VALUE;
     private boolean open = true;
     private String disconnectReason;
     private int claims;
@@ -24,7 +24,13 @@ final class RecordingTransport implements SessionTransport
     /** While true, {@link #claim} answers {@link #BACK_PRESSURED}. */
     void backPressured(final boolean value)
     {
-        backPressured = value;
+        claimsLeft = value ? 0 : Integer.MAX_VALUE;
+    }
+
+    /** Grants {@code claims} more claims, then answers {@link #BACK_PRESSURED}: a buffer that fills up mid-burst. */
+    void backPressuredAfter(final int claims)
+    {
+        claimsLeft = claims;
     }
 
     int claims()
@@ -64,7 +70,15 @@ final class RecordingTransport implements SessionTransport
     public int claim(final int length)
     {
         claims++;
-        return backPressured || length > buffer.capacity() ? BACK_PRESSURED : 0;
+        if (claimsLeft == 0 || length > buffer.capacity())
+        {
+            return BACK_PRESSURED;
+        }
+        if (claimsLeft != Integer.MAX_VALUE)
+        {
+            claimsLeft--;
+        }
+        return 0;
     }
 
     @Override

@@ -53,7 +53,12 @@ final class SessionHarness
     /** An acceptor that has exchanged Logon (MsgSeqNum 1 both ways) and forgotten the messages so far. */
     static SessionHarness loggedOnAcceptor(final int heartBtInt)
     {
-        final SessionHarness harness = acceptor();
+        return loggedOnAcceptor(heartBtInt, new SessionSettings());
+    }
+
+    static SessionHarness loggedOnAcceptor(final int heartBtInt, final SessionSettings settings)
+    {
+        final SessionHarness harness = new SessionHarness(SessionRole.ACCEPTOR, settings);
         harness.connect();
         harness.receive(harness.peer.logon(1, heartBtInt));
         assertEquals(SessionState.ACTIVE, harness.session.state());
