@@ -100,7 +100,9 @@ public final class MessageFramer
         {
             return NEED_MORE;
         }
-        if (buffer.getByte(trailer) != '1' || buffer.getByte(trailer + 1) != '0' || buffer.getByte(trailer + 2) != '=' ||
+        // the body ends with the SOH of its last field: without it that field runs into the CheckSum
+        if (buffer.getByte(trailer - 1) != Fix.SOH ||
+            buffer.getByte(trailer) != '1' || buffer.getByte(trailer + 1) != '0' || buffer.getByte(trailer + 2) != '=' ||
             buffer.getByte(trailer + TRAILER_LENGTH - 1) != Fix.SOH)
         {
             resumeAt = trailer;
