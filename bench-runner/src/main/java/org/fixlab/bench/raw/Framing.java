@@ -16,6 +16,7 @@ final class Framing
     private final ByteBuffer in = ByteBuffer.allocateDirect(256 * 1024);
     private int scan;
     private long readNanos;
+    private boolean closed;
 
     Framing(final SocketChannel channel)
     {
@@ -30,7 +31,8 @@ final class Framing
             final int n = channel.read(in);
             if (n < 0)
             {
-                throw new BenchException("raw-socket: the peer closed the connection");
+                closed = true;
+                return 0;
             }
             if (n > 0)
             {
@@ -61,6 +63,12 @@ final class Framing
         in.compact();
         scan = 0;
         return false;
+    }
+
+    /** The peer closed its end: normal after a run, an error before its end (the caller decides). */
+    boolean closed()
+    {
+        return closed;
     }
 
     long readNanos()

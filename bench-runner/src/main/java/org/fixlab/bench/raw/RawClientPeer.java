@@ -108,6 +108,10 @@ public final class RawClientPeer implements ClientPeer
     public int poll()
     {
         int work = flush();
+        if (framing.closed())
+        {
+            throw new BenchException("raw-socket: the server closed the connection");
+        }
         if (framing.read() > 0)
         {
             while (framing.nextMessage())

@@ -64,6 +64,10 @@ public final class RawServerPeer implements ServerPeer
         }
         if (framing.read() == 0)
         {
+            if (framing.closed() && !recorder.complete())
+            {
+                throw new BenchException("raw-socket: the client closed the connection after " + recorder.requests() + " orders");
+            }
             return 0;
         }
         int work = 0;
