@@ -3,7 +3,6 @@ package org.fixlab.engine.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,13 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.FixEngine;
@@ -29,7 +24,6 @@ import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.MessageFramer;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
-import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
@@ -73,11 +67,7 @@ class AcceptorCrashTest
     Path dir;
 
     private final List<String> initiatorEvents = new ArrayList<>();
-    private final Map<String, Integer> reports = new HashMap<>();
-    private int repeatsWithPossDup;
-    private int repeatsWithPossResend;
-    private int unmarkedRepeats;
-    private String firstUnmarkedRepeat;
+    private final ReportLedger reports = new ReportLedger();
 
     @ParameterizedTest
     @EnumSource(value = StoreType.class, names = {"FILE", "MAPPED"})
@@ -99,7 +89,7 @@ class AcceptorCrashTest
         final long started = System.nanoTime();
         try (FixEngine engine = new FixEngine(configuration, new OffsetEpochNanoClock(), recordingLog()))
         {
-            final Session session = engine.addInitiatorSession(INITIATOR, "127.0.0.1", port, new ReportCounter());
+            final Session session = engine.addInitiatorSession(INITIATOR, "127.0.0.1", port, reports);
             final MessageEncoder order = new MessageEncoder();
             for (int crash = 1; crash <= CRASHES; crash++)
             {
@@ -107,20 +97,20 @@ class AcceptorCrashTest
                 final long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(random.nextInt(MAX_KILL_DELAY_MS));
                 while (System.nanoTime() < killAt)
                 {
-                    if (session.isLoggedOn() && orders - reports.size() < MAX_IN_FLIGHT &&
-                        session.trySend(newOrder(order, orders)) > 0)
+                    if (session.isLoggedOn() && orders - reports.answered() < MAX_IN_FLIGHT &&
+                        session.trySend(ReportLedger.order(order, orders)) > 0)
                     {
                         orders++;
                     }
-                    pump(engine);
+                    Engines.pump(engine);
                 }
-                if (orders > reports.size())
+                if (orders > reports.answered())
                 {
                     killedWithOrdersInFlight++;
                 }
                 acceptor.destroyForcibly();
                 assertTrue(acceptor.waitFor(10, TimeUnit.SECONDS), "the killed acceptor did not exit");
-                pollUntil(engine, () -> !session.isConnected(), 10, () -> "the initiator never noticed the acceptor died");
+                Engines.pollUntil(() -> !session.isConnected(), 10, () -> "the initiator never noticed the acceptor died", engine);
             }
 
             // the last run is not killed: it must answer everything that is still open
@@ -128,8 +118,9 @@ class AcceptorCrashTest
             try
             {
                 final int sent = orders;
-                pollUntil(engine, () -> reports.size() == sent, 60, () -> "orders without an ExecutionReport: " +
-                    missing(sent) + " (" + reports.size() + " of " + sent + " answered); acceptor log: " + read(acceptorErrors));
+                Engines.pollUntil(() -> reports.answered() == sent, 60, () -> "orders without an ExecutionReport: " +
+                    reports.unanswered(sent) + " (" + reports.answered() + " of " + sent + " answered); acceptor log: " +
+                    read(acceptorErrors), engine);
             }
             finally
             {
@@ -141,10 +132,11 @@ class AcceptorCrashTest
         final String acceptorLog = read(acceptorErrors);
         System.out.printf("acceptor crash test (%s store): %d SIGKILLs (%d with orders in flight), %d orders, " +
             "%d reports checked, %d repeats with PossDupFlag, %d with PossResend, %.1f s%n", storeType, CRASHES,
-            killedWithOrdersInFlight, orders, reports.values().stream().mapToInt(Integer::intValue).sum(), repeatsWithPossDup,
-            repeatsWithPossResend, (System.nanoTime() - started) / 1e9);
+            killedWithOrdersInFlight, orders, reports.total(), reports.repeatsWithPossDup(),
+            reports.repeatsWithPossResend(), (System.nanoTime() - started) / 1e9);
         assertTrue(orders > CRASHES, "too few orders streamed to mean anything: " + orders);
-        assertEquals(0, unmarkedRepeats, () -> "repeated reports without PossDupFlag or PossResend, first: " + firstUnmarkedRepeat);
+        assertEquals(0, reports.unmarkedRepeats(), () -> "repeated reports without PossDupFlag or PossResend, first: " +
+            reports.firstUnmarkedRepeat());
         assertTrue(!acceptorLog.contains(CrashAcceptor.REPORT_NOT_SENT), () -> "the acceptor dropped reports: " + acceptorLog);
         assertTrue(!acceptorLog.contains("too low") && initiatorEvents.stream().noneMatch(e -> e.contains("too low")),
             () -> "a side lost its sequence numbers: " + initiatorEvents + "\n" + acceptorLog);
@@ -194,51 +186,6 @@ class AcceptorCrashTest
         }
     }
 
-    private static MessageEncoder newOrder(final MessageEncoder order, final int n)
-    {
-        return order.reset('D').append(11, "C" + n).append(21, '1').append(55, "EUR/USD").append(54, '1')
-            .appendDecimal(38, 100, 0).append(40, '2').appendDecimal(44, 11_234, 4);
-    }
-
-    private String missing(final int sent)
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (int i = 0, shown = 0; i < sent && shown < 10; i++)
-        {
-            if (!reports.containsKey("C" + i))
-            {
-                sb.append("C").append(i).append(' ');
-                shown++;
-            }
-        }
-        return sb.toString().trim();
-    }
-
-    private final class ReportCounter implements Application
-    {
-        @Override
-        public void onAppMessage(final Session session, final MessageDecoder report)
-        {
-            final String clOrdId = report.stringValue(11);
-            final int seen = reports.merge(clOrdId, 1, Integer::sum);
-            if (seen > 1)
-            {
-                if (report.isFlagSet(Fix.POSS_DUP_FLAG))
-                {
-                    repeatsWithPossDup++;
-                }
-                else if (report.isFlagSet(Fix.POSS_RESEND))
-                {
-                    repeatsWithPossResend++;
-                }
-                else if (unmarkedRepeats++ == 0)
-                {
-                    firstUnmarkedRepeat = report.toString();
-                }
-            }
-        }
-    }
-
     private SessionLog recordingLog()
     {
         return new SessionLog()
@@ -255,28 +202,6 @@ class AcceptorCrashTest
                 initiatorEvents.add("WARN " + event);
             }
         };
-    }
-
-    private static void pump(final FixEngine engine)
-    {
-        if (engine.poll() == 0)
-        {
-            LockSupport.parkNanos(20_000);
-        }
-    }
-
-    private static void pollUntil(final FixEngine engine, final BooleanSupplier condition, final int seconds,
-        final java.util.function.Supplier<String> what)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                fail("timed out after " + seconds + " s: " + what.get());
-            }
-            pump(engine);
-        }
     }
 
     private static String read(final Path file)
