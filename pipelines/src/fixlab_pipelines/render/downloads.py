@@ -3,7 +3,8 @@
 The CSV is re-created from the committed Parquet by the pipeline's own exporter (byte for
 byte the file the runner wrote) and gzip-compressed, since a full campaign's raw samples
 would otherwise be hundreds of megabytes of site. The gzip header carries no timestamp,
-so re-rendering the same data gives the same bytes.
+so re-rendering the same data gives the same bytes. Re-creating a 200,000-sample CSV takes
+seconds, so a download newer than its Parquet is kept rather than written again.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def run_downloads(con: duckdb.DuckDBPyConnection, runs_dir: Path, site: Path, pa
         if not parquet.exists():
             raise FileNotFoundError(f"{parquet}: the samples of run {run['run_key']} are not in {runs_dir}; "
                                     "render needs the same data/runs folder the database was ingested from")
-        _gzip_csv(con, parquet, samples)
+        if not samples.exists() or samples.stat().st_mtime < parquet.stat().st_mtime:
+            _gzip_csv(con, parquet, samples)
         entry = {"run_id": run["run_id"], "repetition": run["repetition"],
                  "samples_name": samples.name, "samples_link": link(samples, page),
                  "hgrm_name": None, "hgrm_link": None}
@@ -44,6 +46,18 @@ def run_downloads(con: duckdb.DuckDBPyConnection, runs_dir: Path, site: Path, pa
             entry.update(hgrm_name=hgrm.name, hgrm_link=link(target / hgrm.name, page))
         out.append(entry)
     return out
+
+
+def prune(site: Path, runs: list[dict[str, Any]]) -> None:
+    """Remove the downloads of runs that are no longer in the database."""
+    keep = {(r["campaign"], r["run_id"]) for r in runs}
+    root = site / "downloads"
+    for run_dir in root.glob("*/*") if root.exists() else []:
+        if run_dir.is_dir() and (run_dir.parent.name, run_dir.name) not in keep:
+            shutil.rmtree(run_dir)
+    for campaign in root.glob("*") if root.exists() else []:
+        if campaign.is_dir() and not any(campaign.iterdir()):
+            campaign.rmdir()
 
 
 def database(db: Path, site: Path) -> Path:
@@ -59,7 +73,7 @@ def _gzip_csv(con: duckdb.DuckDBPyConnection, parquet: Path, target: Path) -> No
     try:
         export_csv(con, parquet, Path(tmp))
         with open(tmp, "rb") as raw, open(target, "wb") as out, \
-                gzip.GzipFile(filename=target.stem, mode="wb", fileobj=out, mtime=0) as packed:
+                gzip.GzipFile(filename=target.stem, mode="wb", fileobj=out, mtime=0, compresslevel=6) as packed:
             shutil.copyfileobj(raw, packed)
     finally:
         os.unlink(tmp)

@@ -21,8 +21,8 @@ from .queries import Release
 from .release import FigureWriter, release_context
 from .templating import environment, href, render_page
 
-GENERATED = ["index.md", "results", "compare", "reference", "figures", "downloads",
-             "assets/javascripts/plotly.min.js"]
+# downloads/ is pruned rather than removed: its files are slow to re-create (see downloads).
+GENERATED = ["index.md", "results", "compare", "reference", "figures", "assets/javascripts/plotly.min.js"]
 
 
 @dataclass
@@ -74,6 +74,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
     written: list[Path] = []
     releases = queries.fixlab_releases(con)
     database = downloads.database(db_path, site)
+    downloads.prune(site, queries.rows(con, "SELECT campaign, run_id FROM runs"))
 
     index: list[dict[str, Any]] = []
     pairs: list[dict[str, Any]] = []
