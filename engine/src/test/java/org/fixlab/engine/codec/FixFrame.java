@@ -3,6 +3,7 @@ package org.fixlab.engine.codec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -17,6 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 public final class FixFrame
 {
     public static final char SOH = '\u0001';
+
+    /** What {@link #body} leaves out: the standard header a session writes, and the trailer. */
+    private static final Set<Integer> HEADER_AND_TRAILER = Set.of(8, 9, 35, 34, 49, 52, 56, 43, 122, 10);
 
     private final String text;
     private final List<Integer> tags = new ArrayList<>();
@@ -147,32 +151,12 @@ public final class FixFrame
         final StringBuilder sb = new StringBuilder();
         for (int i = 0; i < tags.size(); i++)
         {
-            if (!isHeaderOrTrailer(tags.get(i)))
+            if (!HEADER_AND_TRAILER.contains(tags.get(i)))
             {
                 sb.append(tags.get(i)).append('=').append(values.get(i)).append('|');
             }
         }
         return sb.toString();
-    }
-
-    private static boolean isHeaderOrTrailer(final int tag)
-    {
-        switch (tag)
-        {
-            case Fix.BEGIN_STRING:
-            case Fix.BODY_LENGTH:
-            case Fix.MSG_TYPE:
-            case Fix.MSG_SEQ_NUM:
-            case Fix.SENDER_COMP_ID:
-            case Fix.TARGET_COMP_ID:
-            case Fix.SENDING_TIME:
-            case Fix.POSS_DUP_FLAG:
-            case Fix.ORIG_SENDING_TIME:
-            case Fix.CHECK_SUM:
-                return true;
-            default:
-                return false;
-        }
     }
 
     @Override

@@ -37,32 +37,24 @@ class EngineConfigurationTest
             .getMessage();
     }
 
-    @Test
-    void balancedIsTheSafeStart()
+    /** The trade-offs {@link Preset} documents: safety (balanced) against speed (optimized). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "BALANCED,  false, file,   true,  backoff,   false",
+        "OPTIMIZED, true,  memory, false, busy-spin, true",
+    })
+    void presetsDifferAsDocumented(final Preset preset, final boolean tcpNoDelay, final String storeType, final boolean validation,
+        final String idleStrategy, final boolean cpuAffinity)
     {
-        final EngineConfiguration balanced = EngineConfiguration.preset(Preset.BALANCED);
+        final EngineConfiguration configuration = EngineConfiguration.preset(preset);
 
-        assertFalse(balanced.tcpNoDelay());
-        assertEquals("file", balanced.storeType());
-        assertTrue(balanced.bool("validateChecksum"));
-        assertTrue(balanced.bool("validateGarbledMessage"));
-        assertTrue(balanced.bool("checkLatency"));
-        assertEquals(IdleStrategyType.BACKOFF, balanced.idleStrategy());
-        assertFalse(balanced.bool("cpuAffinity"));
-    }
-
-    @Test
-    void optimizedTradesSafetyForSpeed()
-    {
-        final EngineConfiguration optimized = EngineConfiguration.preset(Preset.OPTIMIZED);
-
-        assertTrue(optimized.tcpNoDelay());
-        assertEquals("memory", optimized.storeType());
-        assertFalse(optimized.bool("validateChecksum"));
-        assertFalse(optimized.bool("validateGarbledMessage"));
-        assertFalse(optimized.bool("checkLatency"));
-        assertEquals(IdleStrategyType.BUSY_SPIN, optimized.idleStrategy());
-        assertTrue(optimized.bool("cpuAffinity"));
+        assertEquals(tcpNoDelay, configuration.tcpNoDelay());
+        assertEquals(storeType, configuration.storeType());
+        assertEquals(validation, configuration.bool("validateChecksum"));
+        assertEquals(validation, configuration.bool("validateGarbledMessage"));
+        assertEquals(validation, configuration.bool("checkLatency"));
+        assertEquals(IdleStrategyType.of(idleStrategy), configuration.idleStrategy());
+        assertEquals(cpuAffinity, configuration.bool("cpuAffinity"));
     }
 
     @Test

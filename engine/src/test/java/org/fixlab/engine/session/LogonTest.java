@@ -5,7 +5,6 @@ import java.util.List;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.FixFrame;
 import org.fixlab.engine.codec.MessageEncoder;
-import org.fixlab.engine.store.MemoryStore;
 import org.junit.jupiter.api.Test;
 
 import static org.fixlab.engine.session.SessionHarness.loggedOnAcceptor;
@@ -42,10 +41,7 @@ class LogonTest
     @Test
     void acceptorResetsBothSequenceNumbersOnLogonWithResetSeqNumFlag()
     {
-        final MemoryStore store = new MemoryStore(1 << 20);
-        store.nextSenderSeqNum(10);
-        store.nextTargetSeqNum(7);
-        final SessionHarness h = new SessionHarness(SessionRole.ACCEPTOR, new SessionSettings(), store);
+        final SessionHarness h = new SessionHarness(SessionRole.ACCEPTOR, new SessionSettings(), SessionHarness.storeAt(10, 7));
         h.connect();
 
         h.receive(h.peer.logon(1, 30).field(Fix.RESET_SEQ_NUM_FLAG, "Y"));
@@ -61,8 +57,7 @@ class LogonTest
     void aLogonWithResetSeqNumFlagOnAnActiveSessionStartsBothSidesOver()
     {
         final SessionHarness h = loggedOnAcceptor(30);
-        h.receive(h.peer.heartbeat(2));
-        h.receive(h.peer.order(3));
+        h.receiveHeartbeats(2, 3);
         h.sent();
 
         h.receive(h.peer.logon(1, 30).field(Fix.RESET_SEQ_NUM_FLAG, "Y"));
@@ -114,10 +109,8 @@ class LogonTest
     @Test
     void initiatorWithSendResetSeqNumFlagStartsAtOneAndSends141()
     {
-        final MemoryStore store = new MemoryStore(1 << 20);
-        store.nextSenderSeqNum(40);
-        store.nextTargetSeqNum(50);
-        final SessionHarness h = new SessionHarness(SessionRole.INITIATOR, new SessionSettings().sendResetSeqNumFlag(true), store);
+        final SessionHarness h = new SessionHarness(SessionRole.INITIATOR, new SessionSettings().sendResetSeqNumFlag(true),
+            SessionHarness.storeAt(40, 50));
 
         h.connect();
 

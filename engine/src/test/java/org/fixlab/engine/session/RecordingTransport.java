@@ -19,7 +19,6 @@ final class RecordingTransport implements SessionTransport
     private int claimsLeft = Integer.MAX_VALUE;
     private boolean open = true;
     private String disconnectReason;
-    private int claims;
 
     /** While true, {@link #claim} answers {@link #BACK_PRESSURED}. */
     void backPressured(final boolean value)
@@ -31,11 +30,6 @@ final class RecordingTransport implements SessionTransport
     void backPressuredAfter(final int claims)
     {
         claimsLeft = claims;
-    }
-
-    int claims()
-    {
-        return claims;
     }
 
     String disconnectReason()
@@ -69,7 +63,6 @@ final class RecordingTransport implements SessionTransport
     @Override
     public int claim(final int length)
     {
-        claims++;
         if (claimsLeft == 0 || length > buffer.capacity())
         {
             return BACK_PRESSURED;

@@ -87,8 +87,7 @@ class SequenceGapTest
     @Test
     void tooLowWithoutPossDupLogsOutAndDisconnects()
     {
-        h.receive(h.peer.heartbeat(2));
-        h.receive(h.peer.heartbeat(3));
+        h.receiveHeartbeats(2, 3);
 
         h.receive(h.peer.order(2));
 

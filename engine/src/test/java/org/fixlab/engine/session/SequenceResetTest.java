@@ -43,9 +43,7 @@ class SequenceResetTest
     @Test
     void aLowerNewSeqNoIsRejectedAndChangesNothing()
     {
-        h.receive(h.peer.heartbeat(2));
-        h.receive(h.peer.heartbeat(3));
-        h.receive(h.peer.heartbeat(4));
+        h.receiveHeartbeats(2, 4);
 
         h.receive(reset(5, 3));
 

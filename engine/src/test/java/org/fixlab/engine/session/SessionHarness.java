@@ -66,6 +66,15 @@ final class SessionHarness
         return harness;
     }
 
+    /** A store that has been used before: the next session over it continues from these numbers. */
+    static MemoryStore storeAt(final int nextSenderSeqNum, final int nextTargetSeqNum)
+    {
+        final MemoryStore store = new MemoryStore(1 << 20);
+        store.nextSenderSeqNum(nextSenderSeqNum);
+        store.nextTargetSeqNum(nextTargetSeqNum);
+        return store;
+    }
+
     void connect()
     {
         transport = new RecordingTransport();
@@ -81,6 +90,15 @@ final class SessionHarness
     {
         final UnsafeBuffer buffer = FixFrame.buffer(framed);
         session.onMessage(buffer, 0, buffer.capacity(), clock.nanoTime());
+    }
+
+    /** Heartbeats from the peer with these MsgSeqNums, to move the expected number along. */
+    void receiveHeartbeats(final int fromSeqNum, final int toSeqNum)
+    {
+        for (int seqNum = fromSeqNum; seqNum <= toSeqNum; seqNum++)
+        {
+            receive(peer.heartbeat(seqNum));
+        }
     }
 
     /** What the session wrote since the last call. */
