@@ -183,3 +183,18 @@ def test_templates_escape_data_for_markdown_and_html():
     assert "<b>" not in page.split("\n")[0] and "&lt;b&gt;" in page
     assert r"\*em\*" in page and r"\[link\]" in page and r"\{: onclick" in page and r"\|" in page
     assert page.splitlines()[1] == "````sh"  # the fence is longer than any backtick run inside
+
+
+def test_a_campaign_no_release_names_is_listed_after_the_releases(portal: PortalSite, tmp_path: Path):
+    from fixlab_pipelines.render.queries import fixlab_releases
+
+    copy = tmp_path / "copy.duckdb"
+    copy.write_bytes(portal.db.read_bytes())
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute("DELETE FROM releases WHERE version = '0.1.0'")
+        listed = [(r.version, r.slug, r.campaign) for r in fixlab_releases(con)]
+    finally:
+        con.close()
+    assert listed == [("0.0.9", "0.0.9", "20261101T1000Z-sample"),
+                      (f"0.1.0+{HEAD_CAMPAIGN}", f"0.1.0-{HEAD_CAMPAIGN}", HEAD_CAMPAIGN)]

@@ -92,11 +92,22 @@ class Series:
 
 
 def fixlab_releases(con: duckdb.DuckDBPyConnection) -> list[Release]:
-    """fixlab releases that have a measured campaign, oldest first."""
+    """fixlab releases that have a measured campaign, oldest first.
+
+    A campaign of fixlab runs that no release names (a local `make bench`) is listed too,
+    as version '<fixlab version>+<campaign>', so a fresh measurement shows up on the site
+    and is compared with the release before it.
+    """
     found = rows(
         con,
         """SELECT product, version, commit, released_on, campaign FROM releases
            WHERE product = 'fixlab' AND campaign IN (SELECT campaign FROM runs)
+           UNION ALL
+           SELECT 'fixlab', any_value(product_version) || '+' || campaign, any_value(product_commit),
+                  min(started_at)::DATE, campaign
+           FROM runs WHERE product = 'fixlab'
+             AND campaign NOT IN (SELECT campaign FROM releases WHERE campaign IS NOT NULL)
+           GROUP BY campaign
            ORDER BY released_on, version""",
     )
     return [Release(**r) for r in found]

@@ -45,10 +45,11 @@ def scenario_groups(all_series: list[Series]) -> dict[str, list[Series]]:
     return groups
 
 
-def first_runs(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple, dict[str, Any]]:
+def first_runs(con: duckdb.DuckDBPyConnection, campaign: str,
+               runs: list[dict[str, Any]] | None = None) -> dict[tuple, dict[str, Any]]:
     """Series key -> its first repetition's run: the one a chart of a single run shows."""
     out: dict[tuple, dict[str, Any]] = {}
-    for run in queries.runs(con, campaign):
+    for run in runs if runs is not None else queries.runs(con, campaign):
         key = (run["scenario"], run["workload_mode"], run["product"], run["configuration"])
         out.setdefault(key, run)
     return out
@@ -221,7 +222,7 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
     groups = scenario_groups(all_series)
     medians = queries.config_medians(con, campaign)
     runs = queries.runs(con, campaign)
-    runs_by_key = first_runs(con, campaign)
+    runs_by_key = first_runs(con, campaign, runs)
     values = queries.run_values(con, campaign)
     sections = [scenario_section(con, writer, scenario, series, medians, runs_by_key)
                 for scenario, series in groups.items()]
@@ -233,8 +234,6 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
                 stability_charts[scenario] = chart
     return {
         "release": release,
-        "campaign": con.execute("SELECT * FROM campaigns WHERE campaign = ?", [campaign]).fetchone() and
-        queries.rows(con, "SELECT * FROM campaigns WHERE campaign = ?", [campaign])[0],
         "series": all_series,
         "groups": groups,
         "hosts": queries.hosts(con, campaign),
