@@ -137,7 +137,14 @@ public final class EngineConfiguration
         {
             throw new IllegalArgumentException(name + ": cannot be read: " + ex.getMessage(), ex);
         }
-        return fromProperties(properties);
+        try
+        {
+            return fromProperties(properties);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(name + ": " + ex.getMessage(), ex);
+        }
     }
 
     /** The preset named by {@code preset} (default balanced), then every other key applied on top. */
@@ -158,19 +165,18 @@ public final class EngineConfiguration
     /** Sets one option; refuses an unknown key or a value of the wrong kind, naming the key. */
     public EngineConfiguration set(final String key, final String value)
     {
-        final EngineOption option = OPTIONS.get(key);
-        if (option == null)
+        if (OPTIONS.get(key) == null)
         {
             throw new IllegalArgumentException("unknown key '" + key + "' (known keys: " + String.join(", ", OPTIONS.keySet()) + ")");
         }
-        values.put(key, value);
+        final String previous = values.put(key, value);
         try
         {
             validate(key);
         }
         catch (final IllegalArgumentException ex)
         {
-            values.put(key, option.defaultFor(preset));
+            values.put(key, previous);
             throw new IllegalArgumentException(key + ": " + ex.getMessage(), ex);
         }
         return this;

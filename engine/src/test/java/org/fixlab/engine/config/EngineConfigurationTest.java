@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 import org.fixlab.engine.codec.TimestampPrecision;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,7 +144,6 @@ class EngineConfigurationTest
      * Found by this test and left to the configuration's owner: a refused value puts back the
      * preset's default, not the value set before it.
      */
-    @Disabled("EngineConfiguration.set restores the preset default instead of the previous value on a refused value")
     @Test
     void aRefusedValueLeavesAnEarlierOverrideInPlace()
     {
