@@ -140,10 +140,7 @@ class EngineConfigurationTest
         assertEquals("memory", configuration.storeType());
     }
 
-    /**
-     * Found by this test and left to the configuration's owner: a refused value puts back the
-     * preset's default, not the value set before it.
-     */
+    /** A refused value must not undo an earlier, valid override (it once put back the preset's default). */
     @Test
     void aRefusedValueLeavesAnEarlierOverrideInPlace()
     {
