@@ -181,12 +181,15 @@ def test_tampered_parquet_is_refused(runs: Path, tmp_path: Path) -> None:
     ingest_run(db.connect(tmp_path / "first.duckdb"), folder)
     con = db.connect(tmp_path / "second.duckdb")
     parquet = str(folder / "latency.parquet")
-    con.execute(f"COPY (SELECT seq, send_ns, latency_ns + 1 AS latency_ns, latency_from_intended_ns + 1 "
-                f"AS latency_from_intended_ns FROM read_parquet('{parquet}')) TO '{tmp_path}/x.parquet' "
-                f"(FORMAT parquet, KV_METADATA {{'fixlab.csv_sha256': 'abc'}})")
+    meta = dict(con.execute("SELECT decode(key), decode(value) FROM parquet_kv_metadata(?)", [parquet]).fetchall())
+    kv = ", ".join(f"'{k}': '{v}'" for k, v in meta.items())
+    # seq one more from the 6th row on (its step's zigzag code + 2): still valid, but not the CSV.
+    bumped = "CAST(CASE WHEN file_row_number = 5 THEN seq_b0 + 2 ELSE seq_b0 END AS UTINYINT)"
+    con.execute(f"COPY (SELECT * EXCLUDE (file_row_number) REPLACE ({bumped} AS seq_b0) "
+                f"FROM read_parquet('{parquet}', file_row_number = true) ORDER BY file_row_number) "
+                f"TO '{tmp_path}/x.parquet' (FORMAT parquet, KV_METADATA {{{kv}}})")
     (tmp_path / "x.parquet").replace(parquet)
-    _edit_manifest(folder / "manifest.json", lambda d: d["results"].update(
-        min_ns=d["results"]["min_ns"] + 1, max_ns=d["results"]["max_ns"] + 1))
+    assert "seq:delta" in meta["fixlab.predictors"]
     with pytest.raises(ValidationError, match=r"latency\.parquet:0: lossless: "):
         ingest_run(con, folder)
     assert all(not rows for rows in snapshot(con).values())

@@ -18,8 +18,8 @@ import duckdb
 
 from .errors import UsageError, ValidationError
 from .manifest import Manifest, load_manifest
-from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv, stage_parquet
-from .storage import csv_path, parquet_path, sha256_of, verify_lossless, write_parquet
+from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
+from .storage import csv_path, parquet_path, sha256_of, stage_parquet, verify_lossless, write_parquet
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
         if fresh is not None:
             stage_csv(con, csv, kind)
             count = check_rows(con, csv, kind, manifest)
-            write_parquet(con, fresh, sha256_of(csv))
+            write_parquet(con, fresh, sha256_of(csv), kind)
             try:
                 verify_lossless(con, fresh, csv)
             except ValidationError as e:

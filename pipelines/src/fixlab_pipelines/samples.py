@@ -62,20 +62,6 @@ def stage_csv(con: duckdb.DuckDBPyConnection, path: Path, kind: Kind) -> None:
         raise diagnose_csv(path, kind) or ValidationError(path, 0, "csv-parse", str(e).splitlines()[0]) from e
 
 
-def stage_parquet(con: duckdb.DuckDBPyConnection, path: Path, kind: Kind) -> None:
-    """Load committed samples into STAGE, checking they have the contract's columns."""
-    try:
-        names = [r[0] for r in con.execute(
-            "SELECT name FROM parquet_schema(?) WHERE num_children IS NULL", [str(path)]).fetchall()]
-    except duckdb.Error as e:
-        raise ValidationError(path, 0, "parquet-read", str(e).splitlines()[0]) from e
-    if tuple(names) != kind.columns:
-        raise ValidationError(path, 0, "parquet-columns",
-                              f"columns must be {list(kind.columns)}, got {names}")
-    cols = ", ".join(f"CAST({c} AS BIGINT) AS {c}" for c in kind.columns)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE} AS SELECT {cols} FROM read_parquet(?)", [str(path)])
-
-
 def diagnose_csv(path: Path, kind: Kind) -> ValidationError | None:
     """The first line that breaks the text rules of the contract, or None if all are kept.
 
