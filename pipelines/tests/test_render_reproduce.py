@@ -75,8 +75,9 @@ def test_the_page_prints_a_run_s_recorded_commands_and_quick_shrinks_only_counts
 @needs_runner
 def test_printed_commands_reproduce_the_run(tmp_path: Path):
     committed = REPO / "data" / "runs"
-    # Committed runs carry the real runner's commands; the samples stand in until there are some.
-    portal = build_portal(tmp_path / "portal", committed=bool(manifests_under(committed)))
+    if not manifests_under(committed):
+        pytest.skip("no campaign in data/runs yet: the sample runs' commands are stand-ins, not the runner's")
+    portal = build_portal(tmp_path / "portal", committed=True)
     run_id, commands = printed_commands(portal.page(first_release_page(portal)))
     con = db.connect(portal.db, read_only=True)
     try:
@@ -87,10 +88,18 @@ def test_printed_commands_reproduce_the_run(tmp_path: Path):
 
     before = manifests_under(committed) | manifests_under(tmp_path / "out")
     started = time.time()
-    for command in commands:
-        done = subprocess.run(quick(command), shell=True, cwd=REPO, capture_output=True, text=True,
-                              timeout=600, env={**os.environ, "FIXLAB_RUNS_DIR": str(tmp_path / "out")})
-        assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+    env = {**os.environ, "FIXLAB_RUNS_DIR": str(tmp_path / "out")}
+    # All but the last command are servers ("start first"): they run in the background,
+    # announce readiness on their first output line, and exit after serving the client.
+    servers = [subprocess.Popen(quick(c), shell=True, cwd=REPO, env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for c in commands[:-1]]
+    for server in servers:
+        assert server.stdout.readline(), "a server command exited before it was ready"
+    done = subprocess.run(quick(commands[-1]), shell=True, cwd=REPO, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert done.returncode == 0, f"{commands[-1]}\n{done.stdout}\n{done.stderr}"
+    for server, command in zip(servers, commands, strict=False):
+        assert server.wait(timeout=120) == 0, command
     produced = [p for p in (manifests_under(committed) | manifests_under(tmp_path / "out")) - before
                 if p.stat().st_mtime >= started]
     try:
