@@ -18,7 +18,13 @@ help:
 	@echo "make run    build, run the main job on this machine"
 	@echo "make test   run every test (Java, conformance, pipelines, site)"
 
-run: demo
+# The main job: a quick campaign on this machine (loopback), ingested with the committed data into
+# the DuckDB file, rendered, built and served. Local campaigns are named local-* and not committed.
+RUN_CAMPAIGN ?= local-$(shell date -u +%Y%m%dT%H%M%SZ)
+run:
+	$(MAKE) --no-print-directory bench PROFILE=quick CAMPAIGN=$(RUN_CAMPAIGN)
+	$(MAKE) --no-print-directory site
+	$(MAKE) --no-print-directory serve-site
 
 test: test-java conformance-test test-python test-site
 	@echo "make test: all suites passed"
