@@ -10,6 +10,7 @@ SHARED ?= $(abspath $(ROOT)/../shared)
 
 include mk/java.mk
 include mk/bench.mk
+include mk/fuzz.mk
 include mk/python.mk
 include mk/site.mk
 
