@@ -1,15 +1,21 @@
 """Speed and size of the results store (a benchmark to run by hand, not a timed test).
 
 Reports: ingest plus stats of one 1,000,000-sample run, of a full synthetic campaign, and
-the bytes a full campaign adds to the repository (manifests, .hgrm and zstd Parquet).
-The full campaign is every scenario x product x configuration the design names, with 3
-repetitions of 200,000 measured messages each (throughput: 1,000,000 messages).
+the bytes a full campaign adds to the repository (manifests, .hgrm and zstd Parquet), as
+bytes per latency sample of the Parquet alone too. The full campaign is every scenario x
+product x configuration the design names, with 3 repetitions of 200,000 measured messages
+each (throughput: 1,000,000 messages). It is generated twice: with the test data's narrow
+noise, and with realistic noise (log-normal sigma 0.4: about 13.5 bits of entropy per
+latency at 7 µs; paced sends 100 ns late on average; seq from 0). Real runs found under
+data/runs (CSV, as the bench runner leaves them) are measured too, on a copy.
 
     .venv/bin/python pipelines/bench/bench_ingest.py
 """
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
 import sys
 import tempfile
 import time
@@ -22,11 +28,16 @@ from fixlab_pipelines import db  # noqa: E402
 from fixlab_pipelines.ingest import ingest_paths  # noqa: E402
 
 SAMPLES = 200_000
+REAL_RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
 CAMPAIGN = "20261120T2330Z-bench"
 LATENCY_SCENARIOS = ["rtt-echo", "internal-send", "internal-receive", "internal-receive-send",
                      "internal-send-receive", "conversion-42-44"]
 # product -> configurations it runs in (raw-socket has no engine settings to vary).
 PRODUCTS = {"fixlab": ["balanced", "optimized"], "quickfixj": ["default", "optimized"], "raw-socket": ["optimized"]}
+
+
+def realistic(series: list[gen.Series]) -> list[gen.Series]:
+    return [dataclasses.replace(s, sigma=0.4, jitter_ns=100, first_seq=0) for s in series]
 
 
 def full_campaign() -> list[gen.Series]:
@@ -64,8 +75,15 @@ def timed_ingest_and_stats(runs: Path, db_path: Path) -> tuple[float, int, int]:
     return elapsed, samples, rows
 
 
-def committed_bytes(runs: Path) -> int:
-    return sum(p.stat().st_size for p in runs.rglob("*") if p.is_file())
+def committed_bytes(runs: Path, pattern: str = "*") -> int:
+    return sum(p.stat().st_size for p in runs.rglob(pattern) if p.is_file())
+
+
+def sizes(runs: Path, samples: int) -> str:
+    latency = committed_bytes(runs, "latency.parquet")
+    return (f"latency.parquet {latency / 1e6:5.1f} MB = {latency / samples:4.2f} B/sample, "
+            f"throughput.parquet {committed_bytes(runs, 'throughput.parquet') / 1e6:4.2f} MB, "
+            f"manifest+hgrm {(committed_bytes(runs, 'manifest.json') + committed_bytes(runs, '*.hgrm')) / 1e6:4.1f} MB")
 
 
 def main() -> int:
@@ -79,15 +97,26 @@ def main() -> int:
         print(f"one run:       {samples:>11,} samples  ingest+stats {elapsed:6.2f} s   "
               f"raw {csv_bytes / 1e6:6.1f} MB -> committed {committed_bytes(one) / 1e6:5.1f} MB")
 
-        full = root / "full"
-        series = full_campaign()
-        write_campaign(full, series)
-        csv_bytes = committed_bytes(full)
-        elapsed, samples, stats_rows = timed_ingest_and_stats(full, root / "full.duckdb")
-        runs = len(list(full.glob("*/*/manifest.json")))
-        print(f"full campaign: {samples:>11,} samples  ingest+stats {elapsed:6.2f} s   "
-              f"raw {csv_bytes / 1e6:6.1f} MB -> committed {committed_bytes(full) / 1e6:5.1f} MB "
-              f"({runs} runs, {len(series)} series x {gen.REPETITIONS} repetitions, {stats_rows} run_stats rows)")
+        for label, series in (("full campaign", full_campaign()), ("  realistic  ", realistic(full_campaign()))):
+            full = root / label.strip()
+            write_campaign(full, series)
+            csv_bytes = committed_bytes(full)
+            elapsed, samples, stats_rows = timed_ingest_and_stats(full, root / f"{label.strip()}.duckdb")
+            runs = len(list(full.glob("*/*/manifest.json")))
+            print(f"{label}: {samples:>11,} samples  ingest+stats {elapsed:6.2f} s   "
+                  f"raw {csv_bytes / 1e6:6.1f} MB -> committed {committed_bytes(full) / 1e6:5.1f} MB "
+                  f"({runs} runs, {len(series)} series x {gen.REPETITIONS} repetitions, {stats_rows} run_stats rows)")
+            print(f"               {sizes(full, samples)}")
+
+        if any(REAL_RUNS.rglob("latency.csv")):
+            real = root / "real"
+            shutil.copytree(REAL_RUNS, real, ignore=shutil.ignore_patterns("*.parquet", "*.duckdb*"))
+            real_runs = sorted(p.parent for p in real.rglob("latency.csv"))
+            con = db.connect(root / "real.duckdb")
+            refused = [o.message for o in ingest_paths(con, real_runs) if o.status == "refused"]
+            samples = con.execute("SELECT count(*) FROM latency_samples").fetchone()[0]
+            print(f"real runs ({REAL_RUNS}): {samples:,} samples in {len(real_runs)} latency runs, "
+                  f"{sizes(real, samples)}" + (f"; {len(refused)} refused" if refused else ""))
     return 0
 
 

@@ -47,7 +47,7 @@ FORMAT_KEY = "fixlab.samples_format"
 PREDICTORS_KEY = "fixlab.predictors"
 FORMAT = "fixlab-samples/2"
 FORMAT_V1 = "fixlab-samples/1"  # the contract's columns as int64; read, no longer written
-ZSTD_LEVEL = 19
+ZSTD_LEVEL = 15  # 19 saves another 0.2% at 200,000 samples, for 3x the time at 1,000,000
 
 # The stored fields of each kind, in the order they are decoded, and their candidate predictors.
 FIELDS = {
