@@ -19,10 +19,20 @@ public final class MessageDecoder
     /** More fields than the configured maximum. */
     public static final int TOO_MANY_FIELDS = 2;
 
+    private static final int SMALL_TAGS = 128;
+
     /** Marks a tag that is syntactically a number but does not fit an int, so it is reported as invalid. */
     public static final int OVERSIZED_TAG = Integer.MIN_VALUE;
 
     private final int[] tags;
+    /**
+     * First index of each small tag (the whole standard header lives below 128), valid where its
+     * stamp equals the current decode's: lookups of header fields cost O(1), and a new message costs
+     * no clearing.
+     */
+    private final int[] firstIndexOfSmallTag = new int[SMALL_TAGS];
+    private final int[] smallTagStamp = new int[SMALL_TAGS];
+    private int stamp;
     private final int[] valueOffsets;
     private final int[] valueLengths;
     private DirectBuffer buffer;
@@ -43,6 +53,11 @@ public final class MessageDecoder
         this.offset = offset;
         this.length = length;
         this.fieldCount = 0;
+        if (++stamp == 0)
+        {
+            java.util.Arrays.fill(smallTagStamp, 0);
+            stamp = 1;
+        }
         final int end = offset + length;
         int position = offset;
         while (position < end)
@@ -92,6 +107,11 @@ public final class MessageDecoder
                 return TOO_MANY_FIELDS;
             }
             tags[fieldCount] = negative && tag != OVERSIZED_TAG ? -tag : tag;
+            if (!negative && tag >= 0 && tag < SMALL_TAGS && smallTagStamp[tag] != stamp)
+            {
+                smallTagStamp[tag] = stamp;
+                firstIndexOfSmallTag[tag] = fieldCount;
+            }
             valueOffsets[fieldCount] = valueStart;
             valueLengths[fieldCount] = position - valueStart;
             fieldCount++;
@@ -168,6 +188,10 @@ public final class MessageDecoder
     /** Index of the first field with this tag, or -1. */
     public int indexOf(final int tag)
     {
+        if (tag >= 0 && tag < SMALL_TAGS)
+        {
+            return stamp != 0 && smallTagStamp[tag] == stamp ? firstIndexOfSmallTag[tag] : -1;
+        }
         return indexOf(tag, 0);
     }
 
