@@ -1,7 +1,7 @@
 """How samples are kept in the repository: compact, lossless Parquet beside the manifest.
 
 A runner writes `latency.csv` (or `throughput.csv`); ingest stores the same integers in
-`latency.parquet`, about 15 times smaller than the CSV (format `fixlab-samples/2`):
+`latency.parquet`, about 10 times smaller than the CSV (format `fixlab-samples/2`):
 
 1. **Nothing derivable is stored twice.** A latency row becomes `seq`, `latency_ns`,
    `late_ns = latency_from_intended_ns - latency_ns` (0 in unpaced runs, the send's delay
