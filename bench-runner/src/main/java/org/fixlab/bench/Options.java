@@ -93,7 +93,7 @@ public final class Options
         messages = intValue("messages", stream ? 1_000_000 : 200_000, 1, 50_000_000);
         warmup = intValue("warmup", stream ? 100_000 : 50_000, 0, 50_000_000);
         campaign = value("campaign", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmm'Z'").format(ZonedDateTime.now(ZoneOffset.UTC)) + "-manual");
-        out = value("out", "data/runs");
+        out = value("out", System.getenv().getOrDefault("FIXLAB_RUNS_DIR", "data/runs"));
         repetition = intValue("repetition", 1, 1, 1000);
         repetitions = intValue("repetitions", Math.max(1, repetition), 1, 1000);
         if (repetition > repetitions)
