@@ -79,6 +79,7 @@ final class SessionConfigurations
         return new StoreOptions()
             .syncPolicy(policy)
             .syncIntervalNanos(TimeUnit.MILLISECONDS.toNanos(c.integer("storeSyncIntervalMs")))
-            .memoryCapacityBytes(c.integer("memoryStoreCapacity"));
+            .memoryCapacityBytes(c.integer("memoryStoreCapacity"))
+            .indexCapacity(c.integer("storeIndexCapacity"));
     }
 }

@@ -58,6 +58,7 @@ public final class EngineConfiguration
         option("storeDirectory", "fixlab-store", "fixlab-store", "directory of file and mapped stores");
         option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
+        option("storeIndexCapacity", "262144", "262144", "file and mapped stores: sequence numbers indexed (12 bytes each, a power of two) before the index doubles");
         option("memoryStoreCapacity", "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
         option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
@@ -222,7 +223,8 @@ public final class EngineConfiguration
                 integer(key, 1, Integer.MAX_VALUE);
                 break;
             case "memoryStoreCapacity":
-                final int capacity = integer(key, 1024, 1 << 30);
+            case "storeIndexCapacity":
+                final int capacity = integer(key, 1, 1 << 30);
                 if (Integer.bitCount(capacity) != 1)
                 {
                     throw new IllegalArgumentException(capacity + " is not a power of two (the ring is indexed by mask)");

@@ -15,7 +15,7 @@ public final class StoreOptions
     /** Mapped store growth step: 64 MiB. */
     public static final int DEFAULT_MAPPED_CHUNK_BYTES = 64 * 1024 * 1024;
     /** File and mapped stores: sequence numbers indexed before the index first doubles. */
-    public static final int DEFAULT_INDEX_CAPACITY = 1 << 14;
+    public static final int DEFAULT_INDEX_CAPACITY = 1 << 18;
 
     private SyncPolicy syncPolicy = DEFAULT_SYNC_POLICY;
     private long syncIntervalNanos = DEFAULT_SYNC_INTERVAL_NANOS;

@@ -19,6 +19,7 @@ class StoreAllocationTest
 {
     private static final int WARM_UP_ROUNDS = 5;
     private static final int WARM_UP_ROUND = 10_000;
+    private static final int MAX_WINDOWS = 5;
     private static final int MEASURED = 100_000;
 
     @TempDir
@@ -30,7 +31,7 @@ class StoreAllocationTest
     {
         final StoreOptions options = new StoreOptions()
             .memoryCapacityBytes(1 << 20) // small, so the measured stores evict all the time
-            .indexCapacity(1 << 18);      // the session's size: 150,000 numbers fit without doubling
+            .indexCapacity(1 << 20);      // every window below fits without the index doubling
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long threadId = Thread.currentThread().getId();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
@@ -44,11 +45,19 @@ class StoreAllocationTest
                 seqNum = storeMessages(store, seqNum, WARM_UP_ROUND, message);
             }
             threads.getThreadAllocatedBytes(threadId);
-            final long before = threads.getThreadAllocatedBytes(threadId);
-            storeMessages(store, seqNum, MEASURED, message);
-            final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+            // A late JIT recompilation can allocate a few bytes once; an allocation per message
+            // would show in every window, never as 0.
+            final StringBuilder windows = new StringBuilder();
+            long allocated = -1;
+            for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
+            {
+                final long before = threads.getThreadAllocatedBytes(threadId);
+                seqNum = storeMessages(store, seqNum, MEASURED, message);
+                allocated = threads.getThreadAllocatedBytes(threadId) - before;
+                windows.append(allocated).append(' ');
+            }
 
-            assertEquals(0, allocated, type + " allocated " + allocated + " bytes over " + MEASURED + " messages");
+            assertEquals(0, allocated, type + " allocated per window of " + MEASURED + " messages: " + windows);
         }
     }
 
