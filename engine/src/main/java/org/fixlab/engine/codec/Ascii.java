@@ -73,33 +73,13 @@ public final class Ascii
      */
     public static int parseInt(final DirectBuffer buffer, final int offset, final int length, final int invalid)
     {
-        if (length <= 0)
+        final int digits = length > 0 && buffer.getByte(offset) == '-' ? length - 1 : length;
+        if (digits > 9)
         {
             return invalid;
         }
-        int i = offset;
-        final int end = offset + length;
-        boolean negative = false;
-        if (buffer.getByte(i) == '-')
-        {
-            negative = true;
-            i++;
-        }
-        if (i == end || end - i > 9)
-        {
-            return invalid;
-        }
-        int value = 0;
-        for (; i < end; i++)
-        {
-            final int digit = buffer.getByte(i) - '0';
-            if (digit < 0 || digit > 9)
-            {
-                return invalid;
-            }
-            value = value * 10 + digit;
-        }
-        return negative ? -value : value;
+        final long value = parseLong(buffer, offset, length, Long.MIN_VALUE);
+        return value == Long.MIN_VALUE ? invalid : (int)value;
     }
 
     /** Like {@link #parseInt} for up to 18 digits. */
