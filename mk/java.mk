@@ -14,8 +14,13 @@ CONFORMANCE_PORT ?= 9881
 maven:
 	@command -v mvn >/dev/null || { echo "installing Maven"; apt-get update -qq && apt-get install -y -qq maven >/dev/null; }
 
+# The commit the jars are built from goes beside them: run manifests record it, not whatever
+# HEAD is when a run starts.
 build-java: maven
 	$(MVN) -Dmaven.test.skip=true package
+	@cd $(ROOT) && commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown); \
+	  if [ -n "$$(git status --porcelain --untracked-files=no -- engine bench-runner 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
+	  echo $$commit > bench-runner/target/build-commit.txt
 
 test-java: maven
 	$(MVN) verify

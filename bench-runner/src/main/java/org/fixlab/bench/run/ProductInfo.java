@@ -57,9 +57,18 @@ public final class ProductInfo
         return v != null ? v : "0.1.0-dev";
     }
 
-    /** The checkout's commit, "-dirty" when it has uncommitted changes; "unknown" outside a git checkout. */
+    /**
+     * The commit the jars were built from (written beside them by {@code make build-java}), else the
+     * checkout's commit now; "-dirty" when engine or runner sources had uncommitted changes; "unknown"
+     * outside a git checkout.
+     */
     public static String gitCommit()
     {
+        final String built = buildCommit();
+        if (built != null)
+        {
+            return built;
+        }
         final String commit = HardwareProbe.run("git", "rev-parse", "--short=7", "HEAD").strip();
         if (commit.isEmpty() || commit.contains(" ") || commit.contains("fatal"))
         {
@@ -67,5 +76,24 @@ public final class ProductInfo
         }
         final String status = HardwareProbe.run("git", "status", "--porcelain", "--untracked-files=no", "--", "engine", "bench-runner").strip();
         return status.isEmpty() ? commit : commit + "-dirty";
+    }
+
+    private static String buildCommit()
+    {
+        try
+        {
+            final java.nio.file.Path jar = java.nio.file.Path.of(ProductInfo.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            final java.nio.file.Path file = jar.resolveSibling("build-commit.txt");
+            if (java.nio.file.Files.isRegularFile(jar) && java.nio.file.Files.isRegularFile(file))
+            {
+                final String commit = java.nio.file.Files.readString(file).strip();
+                return commit.isEmpty() ? null : commit;
+            }
+        }
+        catch (final java.io.IOException | java.net.URISyntaxException | SecurityException ex)
+        {
+            // no build record: fall back to asking git
+        }
+        return null;
     }
 }
