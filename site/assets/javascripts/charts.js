@@ -77,6 +77,8 @@
       .then(function (figure) {
         var target = document.createElement("div");
         target.className = "fixlab-chart__plot";
+        // A figure that needs more room than the default box (many category labels) says so.
+        if (figure.layout && figure.layout.height) target.style.height = figure.layout.height + "px";
         container.appendChild(target);
         return Plotly.newPlot(target, figure.data, themedLayout(figure.layout || {}), {
           responsive: true,

@@ -173,8 +173,13 @@ def internal_bars(title: str, bars: list[tuple[str, str, dict[str, float]]]) -> 
             "y": [us(b[2].get(statistic)) for b in bars],
             "hovertemplate": "%{y} µs<extra>" + label + "</extra>",
         })
+    # Two levels of rotated category labels need the room below the plot: the legend goes on top
+    # and the margin grows with the labels, so nothing spills out of the chart's box.
     layout = _layout(title, "latency point and configuration", "latency (µs, log scale)",
-                     yaxis=LOG_Y, barmode="group")
+                     yaxis=LOG_Y, barmode="group",
+                     xaxis={"automargin": True, "tickangle": -40, "title": {"text": ""}},
+                     legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+                     margin={"b": 20, "t": 70}, height=600)
     return _colour(_figure(data, layout))
 
 
