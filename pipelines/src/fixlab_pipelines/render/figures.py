@@ -177,7 +177,7 @@ def internal_bars(title: str, bars: list[tuple[str, str, dict[str, float]]]) -> 
     # and the margin grows with the labels, so nothing spills out of the chart's box.
     layout = _layout(title, "latency point and configuration", "latency (µs, log scale)",
                      yaxis=LOG_Y, barmode="group",
-                     xaxis={"automargin": True, "tickangle": -40, "title": {"text": ""}},
+                     xaxis={"automargin": True, "tickangle": -40},
                      legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
                      margin={"b": 20, "t": 70}, height=600)
     return _colour(_figure(data, layout))
