@@ -1,5 +1,7 @@
 package org.fixlab.engine.codec;
 
+import static org.agrona.UnsafeAccess.UNSAFE;
+
 import org.agrona.DirectBuffer;
 
 /**
@@ -58,6 +60,15 @@ public final class MessageDecoder
             java.util.Arrays.fill(smallTagStamp, 0);
             stamp = 1;
         }
+        if (length <= 0)
+        {
+            return GARBLED;
+        }
+        // One bounds check for the whole message, then raw reads: the per-byte checks of
+        // DirectBuffer.getByte were most of the cost of splitting a message.
+        buffer.boundsCheck(offset, length);
+        final byte[] array = buffer.byteArray();
+        final long base = buffer.addressOffset();
         final int end = offset + length;
         int position = offset;
         while (position < end)
@@ -65,15 +76,14 @@ public final class MessageDecoder
             int tag = 0;
             boolean negative = false;
             int digits = 0;
-            int tagStart = position;
-            byte b = buffer.getByte(position);
-            if (b == '-')
+            if (UNSAFE.getByte(array, base + position) == '-')
             {
                 negative = true;
                 position++;
-                tagStart++;
             }
-            while (position < end && (b = buffer.getByte(position)) != Fix.EQUALS)
+            final int tagStart = position;
+            byte b;
+            while (position < end && (b = UNSAFE.getByte(array, base + position)) != Fix.EQUALS)
             {
                 final int digit = b - '0';
                 if (digit < 0 || digit > 9)
@@ -97,7 +107,7 @@ public final class MessageDecoder
             }
             position++; // '='
             final int valueStart = position;
-            position = indexOfSoh(buffer, position, end);
+            position = indexOfSoh(array, base, position, end);
             if (position < 0)
             {
                 return GARBLED;
@@ -120,6 +130,7 @@ public final class MessageDecoder
         return fieldCount == 0 ? GARBLED : OK;
     }
 
+    private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
 
@@ -127,12 +138,17 @@ public final class MessageDecoder
      * The next SOH at or after {@code from}, eight bytes at a time: XOR with 0x01 turns SOH into a
      * zero byte, and the classic has-zero-byte test finds the lowest one. -1 if there is none.
      */
-    private static int indexOfSoh(final DirectBuffer buffer, final int from, final int end)
+    private static int indexOfSoh(final byte[] array, final long base, final int from, final int end)
     {
         int i = from;
         while (end - i >= 8)
         {
-            final long word = buffer.getLong(i, java.nio.ByteOrder.LITTLE_ENDIAN) ^ ONES;
+            long word = UNSAFE.getLong(array, base + i);
+            if (!LITTLE_ENDIAN)
+            {
+                word = Long.reverseBytes(word);
+            }
+            word ^= ONES;
             final long zeros = (word - ONES) & ~word & HIGH_BITS;
             if (zeros != 0)
             {
@@ -142,7 +158,7 @@ public final class MessageDecoder
         }
         for (; i < end; i++)
         {
-            if (buffer.getByte(i) == Fix.SOH)
+            if (UNSAFE.getByte(array, base + i) == Fix.SOH)
             {
                 return i;
             }
