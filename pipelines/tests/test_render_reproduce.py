@@ -86,6 +86,13 @@ def test_printed_commands_reproduce_the_run(tmp_path: Path):
     finally:
         con.close()
 
+    # the two-host tab prints the two-host form the same run recorded
+    two_host = expected["reproduce"].get("two_host_commands")
+    if two_host:
+        page = portal.page(first_release_page(portal))
+        section = page[page.index('id="how-to-reproduce"'):page.index('id="downloads"')]
+        assert two_host[-1] in html.unescape(re.sub(r"<[^>]+>", "", section))
+
     before = manifests_under(committed) | manifests_under(tmp_path / "out")
     started = time.time()
     env = {**os.environ, "FIXLAB_RUNS_DIR": str(tmp_path / "out")}

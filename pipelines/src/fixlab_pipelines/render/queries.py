@@ -203,7 +203,8 @@ def runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
     return rows(
         con,
         """SELECT run_key, campaign, run_id, kind, scenario, workload_mode, product, product_version,
-                  configuration, repetition, repetitions, topology, started_at, reproduce
+                  configuration, repetition, repetitions, topology, started_at, reproduce,
+                  CAST(json_extract(manifest, '$.reproduce.two_host_commands') AS VARCHAR) AS two_host_commands
            FROM runs WHERE campaign = ? ORDER BY scenario, workload_mode, product, configuration,
                   repetition""",
         [campaign],

@@ -185,9 +185,13 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
             continue
         seen.add(key)
         label = next((s.label for s in series if s.key == key[:4]), run["run_id"])
-        by_topology.setdefault(run["topology"], []).append(
-            {"scenario": run["scenario"], "label": label, "run_id": run["run_id"],
-             "repetitions": run["repetitions"], "commands": list(run["reproduce"])})
+        entry = {"scenario": run["scenario"], "label": label, "run_id": run["run_id"],
+                 "repetitions": run["repetitions"], "commands": list(run["reproduce"])}
+        by_topology.setdefault(run["topology"], []).append(entry)
+        # A one-host run also records how to take the same run across two machines.
+        two_host = json.loads(run.get("two_host_commands") or "null")
+        if run["topology"] != "two-host" and two_host:
+            by_topology.setdefault("two-host", []).append({**entry, "commands": list(two_host)})
     return by_topology
 
 
