@@ -16,7 +16,7 @@ import pytest
 
 from fixlab_pipelines import db
 from fixlab_pipelines.diff import Side, compare
-from fixlab_pipelines.render import nav
+from fixlab_pipelines.render import figures, nav
 from fixlab_pipelines.render.site import render_site
 from fixlab_pipelines.render.templating import environment, fmt_us
 from portal_site import HEAD_CAMPAIGN, MARKED_RUN, MARKUP, PortalSite, build_portal
@@ -105,7 +105,7 @@ def test_latency_over_run_is_downsampled_but_keeps_every_spike(portal: PortalSit
         low, high, count = con.execute(
             "SELECT min(latency_ns), max(latency_ns), count(*) FROM latency_samples WHERE run_key = ?",
             [run_key]).fetchone()
-        assert len(envelope["y"]) <= 2 * 300 < count or len(envelope["y"]) == 2 * count
+        assert len(envelope["y"]) <= 2 * figures.RUN_BUCKETS < count or len(envelope["y"]) == 2 * count
         assert max(envelope["y"]) == high / 1000, label
         assert min(envelope["y"]) == low / 1000, label
 

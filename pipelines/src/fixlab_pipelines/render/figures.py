@@ -20,7 +20,7 @@ from .queries import PRODUCT_NAMES
 
 # Buckets a latency-over-run trace is reduced to. Each keeps its min and max, so a single
 # spike in a million samples still shows as the envelope's peak.
-RUN_BUCKETS = 300
+RUN_BUCKETS = 240
 # 1/(1-p) ticks of the percentile chart, as HdrHistogram plots label them.
 PERCENTILE_TICKS = [(1, "0%"), (2, "50%"), (10, "90%"), (100, "99%"), (1_000, "99.9%"),
                     (10_000, "99.99%"), (100_000, "99.999%"), (1_000_000, "99.9999%")]
