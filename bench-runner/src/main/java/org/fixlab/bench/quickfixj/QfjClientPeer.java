@@ -7,7 +7,7 @@ import org.fixlab.bench.Scenario;
 import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
 
-import quickfix.Application;
+import quickfix.ApplicationAdapter;
 import quickfix.Message;
 import quickfix.Session;
 import quickfix.SessionID;
@@ -19,7 +19,7 @@ import quickfix.field.MsgType;
  * QuickFIX/J as the client, ported from the same benchmark code (seed 000's RoundTripTester): one
  * work message reused for every send, replies timed in fromApp on QuickFIX/J's own thread.
  */
-public final class QfjClientPeer implements ClientPeer, Application
+public final class QfjClientPeer extends ApplicationAdapter implements ClientPeer
 {
     private final ProductConfig config;
     private final Scenario scenario;
@@ -147,36 +147,6 @@ public final class QfjClientPeer implements ClientPeer, Application
         {
             replies.record(filter.readNanos, t4);
         }
-    }
-
-    @Override
-    public void onCreate(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void onLogon(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void onLogout(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void toAdmin(final Message message, final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void fromAdmin(final Message message, final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void toApp(final Message message, final SessionID sessionId)
-    {
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.fixlab.bench.Scenario;
 import org.fixlab.bench.server.ServerPeer;
 import org.fixlab.bench.server.ServerRecorder;
 
-import quickfix.Application;
+import quickfix.ApplicationAdapter;
 import quickfix.FieldNotFound;
 import quickfix.Message;
 import quickfix.Session;
@@ -22,7 +22,7 @@ import quickfix.field.MsgType;
  * and TransactTime into one reused ExecutionReport with fresh ExecID/OrderID and sendToTarget; counts
  * the stream; or routes FIX 4.2 orders to the FIX 4.4 session. Callbacks run on QuickFIX/J's thread.
  */
-public final class QfjServerPeer implements ServerPeer, Application
+public final class QfjServerPeer extends ApplicationAdapter implements ServerPeer
 {
     private final ProductConfig config;
     private final Scenario scenario;
@@ -156,36 +156,6 @@ public final class QfjServerPeer implements ServerPeer, Application
     public String threadPlacement()
     {
         return "unpinned (QuickFIX/J threads)";
-    }
-
-    @Override
-    public void onCreate(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void onLogon(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void onLogout(final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void toAdmin(final Message message, final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void fromAdmin(final Message message, final SessionID sessionId)
-    {
-    }
-
-    @Override
-    public void toApp(final Message message, final SessionID sessionId)
-    {
     }
 
     @Override

@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import quickfix.Application;
+import quickfix.ApplicationAdapter;
 import quickfix.DefaultMessageFactory;
 import quickfix.FieldNotFound;
 import quickfix.MemoryStoreFactory;
@@ -23,7 +23,7 @@ import quickfix.field.MsgType;
  * acceptor that answers orders with execution reports, or an initiator that sends orders. It
  * records every ClOrdID it sees and notes repeats that arrive without PossDupFlag.
  */
-final class QuickFixJPeer implements Application, AutoCloseable
+final class QuickFixJPeer extends ApplicationAdapter implements AutoCloseable
 {
     final Set<String> ordersReceived = ConcurrentHashMap.newKeySet();
     final Set<String> reportsReceived = ConcurrentHashMap.newKeySet();
@@ -128,31 +128,6 @@ final class QuickFixJPeer implements Application, AutoCloseable
     public void onLogon(final SessionID sessionID)
     {
         logons.incrementAndGet();
-    }
-
-    @Override
-    public void onCreate(final SessionID sessionID)
-    {
-    }
-
-    @Override
-    public void onLogout(final SessionID sessionID)
-    {
-    }
-
-    @Override
-    public void toAdmin(final Message message, final SessionID sessionID)
-    {
-    }
-
-    @Override
-    public void fromAdmin(final Message message, final SessionID sessionID)
-    {
-    }
-
-    @Override
-    public void toApp(final Message message, final SessionID sessionID)
-    {
     }
 
     @Override
