@@ -35,7 +35,7 @@ public final class Campaign
     {
         String profile = "quick";
         String campaign = null;
-        String out = "data/runs";
+        String out = System.getenv().getOrDefault("FIXLAB_RUNS_DIR", "data/runs"); // as a single run
         String launcher = "";
         int portBase = 9880;
         int repetitions = 0;
