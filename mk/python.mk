@@ -18,9 +18,10 @@ $(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
 	$(VENV_PY) -m pip install --quiet -e '$(ROOT)/pipelines[dev]'
 	touch $@
 
+# The portal's render tests belong to test-site (mk/site.mk), which runs them once.
 test-python: $(VENV)/.installed
 	cd $(ROOT)/pipelines && $(VENV)/bin/ruff check .
-	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q -m "not browser"
+	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q -m "not browser" --ignore-glob='tests/test_render*.py'
 
 # The database is a cache of data/: runs, releases.csv and reference/ are the source.
 data: $(VENV)/.installed

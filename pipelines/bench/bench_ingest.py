@@ -1,13 +1,13 @@
 """Speed and size of the results store (a benchmark to run by hand, not a timed test).
 
-Reports: ingest plus stats of one 1,000,000-sample run, of a full synthetic campaign, and
-the bytes a full campaign adds to the repository (manifests, .hgrm and zstd Parquet), as
-bytes per latency sample of the Parquet alone too. The full campaign is every scenario x
-product x configuration the design names, with 3 repetitions of 200,000 measured messages
-each (throughput: 1,000,000 messages). It is generated twice: with the test data's narrow
-noise, and with realistic noise (log-normal sigma 0.4: about 13.5 bits of entropy per
-latency at 7 µs; paced sends 100 ns late on average; seq from 0). Real runs found under
-data/runs (CSV, as the bench runner leaves them) are measured too, on a copy.
+Reports: ingest plus stats of one 1,000,000-sample run; of a synthetic full campaign shaped
+like `make bench PROFILE=full` (the same 144 runs: 48 series x 3 repetitions, 50,000
+measured messages a latency run, 20 throughput points); and the bytes each campaign
+committed under data/runs adds to the repository (manifests, .hgrm and zstd Parquet), with
+bytes per latency sample of the Parquet alone. The synthetic campaign is generated twice:
+with the test data's narrow noise, and with realistic noise (log-normal sigma 0.4: about
+13.5 bits of entropy per latency at 7 µs; paced sends 100 ns late on average; seq from 0).
+Real runs still in CSV form under data/runs are measured too, on a copy.
 
     .venv/bin/python pipelines/bench/bench_ingest.py
 """
@@ -21,19 +21,22 @@ import tempfile
 import time
 from pathlib import Path
 
+import duckdb
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import make_sample_runs as gen  # noqa: E402
 from fixlab_pipelines import db  # noqa: E402
 from fixlab_pipelines.ingest import ingest_paths  # noqa: E402
 
-SAMPLES = 200_000
+SAMPLES = 50_000  # measured messages of a full profile's latency run (bench-runner campaign/Plan.java)
+BUDGET_BYTES = 25_000_000  # a full campaign, committed
 REAL_RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
 CAMPAIGN = "20261120T2330Z-bench"
-LATENCY_SCENARIOS = ["rtt-echo", "internal-send", "internal-receive", "internal-receive-send",
-                     "internal-send-receive", "conversion-42-44"]
-# product -> configurations it runs in (raw-socket has no engine settings to vary).
-PRODUCTS = {"fixlab": ["balanced", "optimized"], "quickfixj": ["default", "optimized"], "raw-socket": ["optimized"]}
+# product -> configurations, as the full profile runs them (internal points add fixlab's file and mapped stores)
+PRODUCTS = {"fixlab": ["balanced", "optimized"], "quickfixj": ["default", "optimized"], "raw-socket": ["busy-spin"]}
+INTERNAL_EXTRA = {"fixlab": ["optimized-file", "optimized-mmap"]}
+INTERNAL = ["internal-send", "internal-receive", "internal-receive-send", "internal-send-receive"]
 
 
 def realistic(series: list[gen.Series]) -> list[gen.Series]:
@@ -44,13 +47,12 @@ def full_campaign() -> list[gen.Series]:
     series = []
     for product, configs in PRODUCTS.items():
         for config in configs:
-            series.append(gen.Series("throughput", "stream", product, config, 500, 20))
-            series.append(gen.Series("rtt-echo", "closed-loop", product, config, 7_000, SAMPLES))
-            for scenario in LATENCY_SCENARIOS:
-                if product == "raw-socket" and scenario.startswith("internal"):
-                    continue  # no engine inside to time
-                series.append(gen.Series(scenario, "paced" if scenario in ("rtt-echo", "conversion-42-44")
-                                         else "closed-loop", product, config, 7_000, SAMPLES))
+            series += [gen.Series("throughput", "stream", product, config, 500, 20),
+                       gen.Series("rtt-echo", "paced", product, config, 7_000, SAMPLES),
+                       gen.Series("rtt-echo", "closed-loop", product, config, 7_000, SAMPLES),
+                       gen.Series("conversion-42-44", "paced", product, config, 9_000, SAMPLES)]
+        for config in configs + INTERNAL_EXTRA.get(product, []):
+            series += [gen.Series(scenario, "closed-loop", product, config, 1_000, SAMPLES) for scenario in INTERNAL]
     return series
 
 
@@ -86,6 +88,18 @@ def sizes(runs: Path, samples: int) -> str:
             f"manifest+hgrm {(committed_bytes(runs, 'manifest.json') + committed_bytes(runs, '*.hgrm')) / 1e6:4.1f} MB")
 
 
+def committed_campaign(folder: Path) -> str:
+    """What a campaign under data/runs adds to the repository, against the budget."""
+    parquet = sorted(folder.glob("*/latency.parquet"))
+    con = duckdb.connect()
+    samples = sum(con.execute("SELECT num_rows FROM parquet_file_metadata(?)", [str(p)]).fetchone()[0] for p in parquet)
+    total = committed_bytes(folder)
+    runs = len(list(folder.glob("*/manifest.json")))
+    verdict = "under" if total < BUDGET_BYTES else "OVER"
+    return (f"committed {folder.name}: {runs} runs, {samples:,} latency samples, {total / 1e6:5.1f} MB "
+            f"({verdict} the {BUDGET_BYTES / 1e6:.0f} MB budget); {sizes(folder, max(samples, 1))}")
+
+
 def main() -> int:
     gen.CAMPAIGNS[CAMPAIGN] = ("0.1.0", "3f2a9c1", "2026-11-20T23:30:00")
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,6 +121,9 @@ def main() -> int:
                   f"raw {csv_bytes / 1e6:6.1f} MB -> committed {committed_bytes(full) / 1e6:5.1f} MB "
                   f"({runs} runs, {len(series)} series x {gen.REPETITIONS} repetitions, {stats_rows} run_stats rows)")
             print(f"               {sizes(full, samples)}")
+
+        for campaign in sorted(p for p in REAL_RUNS.iterdir() if p.is_dir()) if REAL_RUNS.is_dir() else []:
+            print(committed_campaign(campaign))
 
         if any(REAL_RUNS.rglob("latency.csv")):
             real = root / "real"

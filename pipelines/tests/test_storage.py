@@ -78,3 +78,17 @@ def test_an_unknown_format_is_refused(runs: Path, tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match=r"latency\.parquet:0: parquet-format: samples format 'fixlab-samples/9'"):
         ingest_run(db.connect(tmp_path / "fresh.duckdb"), folder)
     assert FORMAT == "fixlab-samples/2"
+
+
+COMMITTED_RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
+CAMPAIGN_BUDGET_BYTES = 25_000_000  # issue: a full campaign, 3 repetitions, under 25 MB
+
+
+@pytest.mark.parametrize("campaign", sorted(p.name for p in COMMITTED_RUNS.iterdir() if p.is_dir())
+                         if COMMITTED_RUNS.is_dir() else [])
+def test_every_committed_campaign_fits_the_size_budget(campaign: str) -> None:
+    folder = COMMITTED_RUNS / campaign
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert not [p for p in files if p.suffix == ".csv"], "raw CSVs are replaced by Parquet on ingest"
+    total = sum(p.stat().st_size for p in files)
+    assert total < CAMPAIGN_BUDGET_BYTES, f"{campaign}: {total / 1e6:.1f} MB committed"

@@ -18,8 +18,9 @@ final class Plan
     {
     }
 
-    /** Measured messages of a full profile's latency run (after as many warm-up messages). */
+    /** Measured and warm-up messages of a full profile's latency run. */
     static final int FULL_MEASURED_MESSAGES = 50_000;
+    static final int FULL_WARMUP_MESSAGES = 150_000;
 
     private Plan()
     {
@@ -89,12 +90,14 @@ final class Plan
         if (full)
         {
             // The seeds' rate (50,000 msg/s) and stream (1,000,000 after warm-up), but 50,000 measured messages a
-            // latency run where seed 000 measured 200,000: every sample is committed losslessly, at about 2.9 bytes
-            // each (their entropy), and a campaign of 129 latency runs must stay under 25 MB. With 3 repetitions a
-            // configuration still has 150,000 samples. `--messages 200000` reproduces the seed's count for one run.
+            // latency run where seed 000 measured 200,000: every sample is committed losslessly, at about 3 bytes each
+            // (their entropy), and a campaign of 129 latency runs must stay under 25 MB; with 3 repetitions a
+            // configuration still has 150,000 samples. The warm-up is 3 s at the rate (150,000): on 2 cores the JIT
+            // compiler threads are still busy after 1 s, and each of their time slices is a millisecond stall of a
+            // spinning thread that a 1 s measurement would show at p99. `--messages 200000` gives the seed's count.
             return scenario == Scenario.THROUGHPUT
                 ? new Run(scenario, mode, product, config, r, repetitions, 100_000, 1_000_000, 0)
-                : new Run(scenario, mode, product, config, r, repetitions, 50_000, FULL_MEASURED_MESSAGES, 50_000);
+                : new Run(scenario, mode, product, config, r, repetitions, FULL_WARMUP_MESSAGES, FULL_MEASURED_MESSAGES, 50_000);
         }
         return switch (scenario)
         {

@@ -27,6 +27,10 @@ public final class ClientDriver
     /** t2 of each send, as the product reports it. */
     public final long[] writeNanos;
     public long allocatedBytes = -1;
+    /** At least this many warm-up rounds, so the JIT has seen the round boundary taken before the measured orders. */
+    static final int WARMUP_ROUNDS = 5;
+    /** At most this many warm-up orders between two drains. */
+    static final int MAX_WARMUP_ROUND = 10_000;
 
     public ClientDriver(final Options options, final ClientPeer peer, final Replies replies, final IdleStrategy idle)
     {
@@ -46,22 +50,38 @@ public final class ClientDriver
         return options.scenario.id() + " " + options.product.id() + "/" + options.config;
     }
 
-    /** Orders that are answered (echo, conversion, internal): paced or closed-loop. */
+    /**
+     * Orders that are answered (echo, conversion, internal): paced or closed-loop. The warm-up runs in rounds of
+     * at most {@link #MAX_WARMUP_ROUND} orders; after each round, and so before the measured orders, the driver waits for every
+     * answer and starts the next round on a fresh schedule. A backlog the warm-up left (code still being compiled, a
+     * product that cannot keep the rate) is not measured as latency of the first measured orders, and the measured
+     * orders run through the very code the warm-up compiled: the round boundary is a branch taken many times
+     * before, not one the JIT sees for the first time at the first measured order.
+     */
     public void runRequestReply()
     {
         final boolean paced = options.paced();
         final long period = 1_000_000_000L / options.rate;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         final Progress progress = new Progress(label(), total, options.quiet);
-        long allocatedAtStart = options.warmup == 0 ? ServerRecorder.allocatedBytes() : -1;
-        final long t0 = System.nanoTime() + 1_000_000L;
+        final int[] roundEnds = roundEnds(Math.max(1, Math.min(MAX_WARMUP_ROUND, options.warmup / WARMUP_ROUNDS)));
+        int round = 0;
+        int roundStart = 0;
+        long scheduleStart = System.nanoTime() + 1_000_000L;
+        long allocatedAtStart = ServerRecorder.allocatedBytes();
+        long printedAtStart = progress.printAllocated();
         for (int i = 0; i < total; i++)
         {
-            if (i == options.warmup && i > 0)
+            if (i == roundEnds[round])
             {
+                awaitReplies(i, deadline);
+                round++;
+                roundStart = i;
+                scheduleStart = System.nanoTime() + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
+                printedAtStart = progress.printAllocated();
             }
-            long intended = t0 + i * period;
+            long intended = scheduleStart + (i - roundStart) * period;
             if (paced)
             {
                 // the load generator spins on the clock; answers that arrive meanwhile are processed
@@ -94,12 +114,35 @@ public final class ClientDriver
             }
             progress.tick(i + 1);
         }
-        while (replies.count() < total)
+        awaitReplies(total, deadline);
+        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
+    }
+
+    /**
+     * Where each round ends: every {@code round} orders through the warm-up, then the warm-up's end, then the total
+     * (a sentinel the loop never reaches). Without a warm-up there is one round, the measured one.
+     */
+    int[] roundEnds(final int round)
+    {
+        final int warmup = options.warmup;
+        final int rounds = warmup == 0 ? 0 : (warmup + round - 1) / round;
+        final int[] ends = new int[rounds + 1];
+        for (int r = 0; r < rounds; r++)
+        {
+            ends[r] = Math.min((r + 1) * round, warmup);
+        }
+        ends[rounds] = total;
+        return ends;
+    }
+
+    private void awaitReplies(final int expected, final long deadline)
+    {
+        while (replies.count() < expected)
         {
             idle.idle(peer.poll());
-            checkDeadline(deadline, total);
+            checkDeadline(deadline, expected);
         }
-        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - progress.printAllocated();
+        idle.reset();
     }
 
     private void checkDeadline(final long deadline, final int expected)
@@ -116,12 +159,19 @@ public final class ClientDriver
     {
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         final Progress progress = new Progress(label(), total, options.quiet);
-        long allocatedAtStart = options.warmup == 0 ? ServerRecorder.allocatedBytes() : -1;
+        // no drain between rounds (the server times the stream itself); the boundary only takes the allocation
+        // snapshot, in a branch the warm-up has taken before
+        final int[] roundEnds = roundEnds(Math.max(1, Math.min(MAX_WARMUP_ROUND, options.warmup / WARMUP_ROUNDS)));
+        int round = 0;
+        long allocatedAtStart = ServerRecorder.allocatedBytes();
+        long printedAtStart = progress.printAllocated();
         for (int i = 0; i < total; i++)
         {
-            if (i == options.warmup && i > 0)
+            if (i == roundEnds[round])
             {
+                round++;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
+                printedAtStart = progress.printAllocated();
             }
             while (!peer.send(i, true))
             {
@@ -133,7 +183,7 @@ public final class ClientDriver
             }
             progress.tick(i + 1);
         }
-        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - progress.printAllocated();
+        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
         control.sendDone();
         while (!control.resultsArriving())
         {

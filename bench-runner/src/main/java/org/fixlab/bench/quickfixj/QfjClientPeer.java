@@ -61,13 +61,7 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
     public void connect(final String host, final int port, final long deadlineNanos)
     {
         final SessionID[] ids = scenario == Scenario.CONVERSION ? new SessionID[] {outId, inId} : new SessionID[] {outId};
-        final SessionSettings settings = QfjSupport.settings(config, ids);
-        for (final SessionID id : ids)
-        {
-            settings.setString(id, "ConnectionType", "initiator");
-            settings.setString(id, "SocketConnectHost", host);
-            settings.setLong(id, "SocketConnectPort", port);
-        }
+        final SessionSettings settings = QfjSupport.settings(config, true, host, port, ids);
         try
         {
             initiator = new SocketInitiator(this, QfjSupport.store(config, settings), settings, QfjSupport.silentLog(),

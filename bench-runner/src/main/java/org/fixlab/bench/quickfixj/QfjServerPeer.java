@@ -56,13 +56,7 @@ public final class QfjServerPeer extends ApplicationAdapter implements ServerPee
     public void listen(final String bind, final int port)
     {
         final SessionID[] ids = scenario == Scenario.CONVERSION ? new SessionID[] {inId, outId} : new SessionID[] {inId};
-        final SessionSettings settings = QfjSupport.settings(config, ids);
-        for (final SessionID id : ids)
-        {
-            settings.setString(id, "ConnectionType", "acceptor");
-            settings.setString(id, "SocketAcceptAddress", bind);
-            settings.setLong(id, "SocketAcceptPort", port);
-        }
+        final SessionSettings settings = QfjSupport.settings(config, false, bind, port, ids);
         try
         {
             acceptor = new SocketAcceptor(this, QfjSupport.store(config, settings), settings, QfjSupport.silentLog(),

@@ -57,7 +57,9 @@ final class QfjSupport
         + "filterWrite next to the socket (encoded bytes handed to the I/O processor), t3 in that filter's messageReceived "
         + "(bytes read), t4 System.nanoTime() in Application.fromApp";
 
-    static SessionSettings settings(final ProductConfig config, final SessionID... ids)
+    /** The sessions of one side: the client (initiator) connects to host:port, the server (acceptor) listens on it. */
+    static SessionSettings settings(final ProductConfig config, final boolean initiator, final String host, final int port,
+        final SessionID... ids)
     {
         final SessionSettings settings = new SessionSettings();
         final Path store;
@@ -82,6 +84,9 @@ final class QfjSupport
             settings.setString(id, "SocketTcpNoDelay", "Y");
             settings.setString(id, "HeartBtInt", "30");
             settings.setString(id, "ReconnectInterval", "1");
+            settings.setString(id, "ConnectionType", initiator ? "initiator" : "acceptor");
+            settings.setString(id, initiator ? "SocketConnectHost" : "SocketAcceptAddress", host);
+            settings.setLong(id, initiator ? "SocketConnectPort" : "SocketAcceptPort", port);
         }
         return settings;
     }

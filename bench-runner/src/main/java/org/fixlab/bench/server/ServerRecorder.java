@@ -6,9 +6,16 @@ import java.util.Map;
 
 /**
  * What the server side measures, in preallocated arrays: per inbound order t3 (socket read), t4
- * (callback), t1 (before the answer is sent) and t2 (just before the answer's socket write); for
- * the throughput stream, progress points from the end of the warm-up. Written by the thread that
- * runs the product's callbacks; {@link #complete()} is read by the server's main thread.
+ * (callback), t1 (before the answer is sent) and t2 (just before the answer's socket write); and, every
+ * {@link #pointInterval} orders from the first one, a progress point (orders so far, callback time, bytes the
+ * callback thread allocated), from which the stream's throughput and the allocation per message over the
+ * measured orders are taken. Written by the thread that runs the product's callbacks; {@link #complete()} is
+ * read by the server's main thread.
+ * <p>
+ * Nothing here branches differently once the warm-up is over: a branch the JIT has never seen taken is
+ * compiled as a trap, and taking it for the first time at the first measured order would send the server's whole
+ * inlined receive path back to the interpreter for the first milliseconds of the measurement. The warm-up's
+ * end is found afterwards, among the points (the interval divides both the warm-up and the total).
  */
 public final class ServerRecorder
 {
@@ -19,13 +26,12 @@ public final class ServerRecorder
     private final long[] t4;
     private final long[] t1;
     private final long[] t2;
-    private final long[] pointElapsed;
-    private final long[] pointMessages;
     private final int every;
+    private final long[] pointOrders;
+    private final long[] pointNanos;
+    private final long[] pointAllocated;
     private int points;
-    private long measureStart;
-    private long allocatedAtStart = -1;
-    private long allocatedAtEnd = -1;
+    private long startNanos;
     private volatile int requests;
     private volatile int answered;
 
@@ -39,19 +45,40 @@ public final class ServerRecorder
         t4 = new long[n];
         t1 = new long[n];
         t2 = new long[n];
-        every = Math.max(1, Math.min(10_000, messages / 100));
-        pointElapsed = new long[messages / every + 2];
-        pointMessages = new long[pointElapsed.length];
+        every = pointInterval(warmup, messages);
+        pointOrders = new long[total / every + 1];
+        pointNanos = new long[pointOrders.length];
+        pointAllocated = new long[pointOrders.length];
+        allocatedBytes(); // links the native call now, not at the first measured message
+    }
+
+    /**
+     * About 100 points over the measured orders (at most one per 10,000), at an interval that divides both the
+     * warm-up and the total, so that points fall exactly on the warm-up's end and on the last order.
+     */
+    static int pointInterval(final int warmup, final int messages)
+    {
+        final int target = Math.max(1, Math.min(10_000, messages / 100));
+        final int common = gcd(warmup, messages);
+        for (int every = target; every > 1; every--)
+        {
+            if (common % every == 0)
+            {
+                return every;
+            }
+        }
+        return 1;
+    }
+
+    private static int gcd(final int a, final int b)
+    {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     /** The client is about to send: with no warm-up, the stream's clock starts here. */
     public void start(final long nowNanos)
     {
-        measureStart = nowNanos;
-        if (warmup == 0)
-        {
-            allocatedAtStart = allocatedBytes();
-        }
+        startNanos = nowNanos;
     }
 
     /** An order arrived: returns its index (arrival order), or -1 beyond the expected total. */
@@ -67,27 +94,11 @@ public final class ServerRecorder
             t3[i] = readNanos;
             t4[i] = callbackNanos;
         }
-        else
+        if ((i + 1) % every == 0)
         {
-            final int measured = i + 1 - warmup;
-            if (measured == 0)
-            {
-                measureStart = callbackNanos;
-                allocatedAtStart = allocatedBytes();
-            }
-            else if (measured > 0 && (measured % every == 0 || i + 1 == total))
-            {
-                pointElapsed[points] = callbackNanos - measureStart;
-                pointMessages[points++] = measured;
-            }
-        }
-        if (perMessage && i == warmup)
-        {
-            allocatedAtStart = allocatedBytes();
-        }
-        if (i + 1 == total)
-        {
-            allocatedAtEnd = allocatedBytes();
+            pointOrders[points] = i + 1;
+            pointNanos[points] = callbackNanos;
+            pointAllocated[points++] = allocatedBytes();
         }
         requests = i + 1;
         return i;
@@ -140,23 +151,39 @@ public final class ServerRecorder
         }
         else
         {
-            arrays.put("elapsed_ns", java.util.Arrays.copyOf(pointElapsed, points));
-            arrays.put("messages", java.util.Arrays.copyOf(pointMessages, points));
+            // the stream is timed from the callback of the warm-up's last order (or from start() without one)
+            final int from = warmup / every;
+            final long base = warmup == 0 ? startNanos : pointNanos[from - 1];
+            final long[] elapsed = new long[points - from];
+            final long[] orders = new long[points - from];
+            for (int p = from; p < points; p++)
+            {
+                elapsed[p - from] = pointNanos[p] - base;
+                orders[p - from] = pointOrders[p] - warmup;
+            }
+            arrays.put("elapsed_ns", elapsed);
+            arrays.put("messages", orders);
         }
-        final int measured = total - warmup;
-        final long bytes = allocatedAtStart >= 0 && allocatedAtEnd >= 0 ? allocatedAtEnd - allocatedAtStart : -1;
-        arrays.put("allocated", new long[] {bytes, measured});
+        // allocation from the warm-up's last order (without a warm-up, from the first point) to the last order
+        final int first = Math.max(warmup / every, 1) - 1;
+        final boolean measured = points == total / every && points > first + 1 && pointAllocated[first] >= 0;
+        arrays.put("allocated", measured
+            ? new long[] {pointAllocated[points - 1] - pointAllocated[first], pointOrders[points - 1] - pointOrders[first]}
+            : new long[] {-1, total - warmup});
         return arrays;
     }
+
+    /**
+     * Looked up when the class loads, before any message: the first ManagementFactory call loads the JMX classes,
+     * milliseconds that would otherwise stall the first measured message (and the backlog behind it).
+     */
+    private static final com.sun.management.ThreadMXBean THREADS =
+        ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean sun && sun.isThreadAllocatedMemorySupported()
+            ? sun : null;
 
     /** Bytes allocated so far by the calling thread (the one that runs the callbacks). */
     public static long allocatedBytes()
     {
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        if (bean instanceof com.sun.management.ThreadMXBean sun && sun.isThreadAllocatedMemorySupported())
-        {
-            return sun.getCurrentThreadAllocatedBytes();
-        }
-        return -1;
+        return THREADS != null ? THREADS.getCurrentThreadAllocatedBytes() : -1;
     }
 }

@@ -26,7 +26,7 @@ class PlanTest
         assertEquals(144, runs.size());
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
         assertEquals(129, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
-        assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == 50_000
+        assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
             .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == 100_000 && run.rate() == 0));

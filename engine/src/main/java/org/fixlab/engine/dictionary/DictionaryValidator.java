@@ -35,9 +35,19 @@ public final class DictionaryValidator
     private final ValidationOptions options;
     private final MessageStructure structure = new MessageStructure();
     private final UnsafeBuffer canonicalInt = new UnsafeBuffer(new byte[16]);
+    // Bound once: passing a method reference created per call would allocate on every validated message.
+    private final PartCheck requiredCheck = this::hasRequired;
+    private final PartCheck fieldsCheck = this::fieldsValid;
     private MessageDecoder message;
     private MessageDef messageDef;
     private int failingReason;
+
+    /** A check of one part of a message: header, body, trailer or one repeating-group entry. */
+    @FunctionalInterface
+    private interface PartCheck
+    {
+        boolean passes(int owner, StructureDef def, ValidationFailure out);
+    }
 
     public DictionaryValidator(final DataDictionary dictionary)
     {
@@ -122,25 +132,7 @@ public final class DictionaryValidator
                 return false;
             }
         }
-        int countTag = Integer.MIN_VALUE;
-        while ((countTag = nextGroupTag(owner, countTag)) != Integer.MIN_VALUE)
-        {
-            for (int occurrence = 0; occurrence < structure.occurrenceCount(); occurrence++)
-            {
-                if (isOccurrenceOf(occurrence, owner, countTag))
-                {
-                    for (int instance = 0; instance < structure.instanceCount(); instance++)
-                    {
-                        if (structure.instanceOccurrence(instance) == occurrence &&
-                            !hasRequired(instance, structure.occurrenceDef(occurrence), out))
-                        {
-                            return false;
-                        }
-                    }
-                }
-            }
-        }
-        return true;
+        return entriesPass(owner, requiredCheck, out);
     }
 
     /** Field checks of one part in QuickFIX/J's order, then of its group entries. */
@@ -172,6 +164,15 @@ public final class DictionaryValidator
             out.reject(worstReason, message.tag(worst));
             return false;
         }
+        return entriesPass(owner, fieldsCheck, out);
+    }
+
+    /**
+     * Runs a part's check on every entry of the part's repeating groups, group by group in the order QuickFIX/J
+     * checks them, depth first (an entry's own check walks its nested groups).
+     */
+    private boolean entriesPass(final int owner, final PartCheck check, final ValidationFailure out)
+    {
         int countTag = Integer.MIN_VALUE;
         while ((countTag = nextGroupTag(owner, countTag)) != Integer.MIN_VALUE)
         {
@@ -182,7 +183,7 @@ public final class DictionaryValidator
                     for (int instance = 0; instance < structure.instanceCount(); instance++)
                     {
                         if (structure.instanceOccurrence(instance) == occurrence &&
-                            !fieldsValid(instance, structure.occurrenceDef(occurrence), out))
+                            !check.passes(instance, structure.occurrenceDef(occurrence), out))
                         {
                             return false;
                         }

@@ -174,18 +174,9 @@ final class MessageStructure
                 return true;
             }
             // In the header a repeated tag simply replaces the earlier value, as in QuickFIX/J.
-            owner[position] = HEADER;
-            final GroupDef group = dictionary.header().group(tag);
-            if (group != null)
+            if (!assign(HEADER, dictionary.header().group(tag), true))
             {
-                if (!parseGroup(group, HEADER, true))
-                {
-                    return false;
-                }
-            }
-            else
-            {
-                advance();
+                return false;
             }
         }
         return true;
@@ -211,18 +202,9 @@ final class MessageStructure
                     out.reject(SessionRejectReason.TAG_APPEARS_MORE_THAN_ONCE, tag);
                     return false;
                 }
-                owner[position] = HEADER;
-                final GroupDef group = dictionary.header().group(tag);
-                if (group != null)
+                if (!assign(HEADER, dictionary.header().group(tag), true))
                 {
-                    if (!parseGroup(group, HEADER, true))
-                    {
-                        return false;
-                    }
-                }
-                else
-                {
-                    advance();
+                    return false;
                 }
                 if (options.validateFieldsOutOfOrder())
                 {
@@ -237,21 +219,24 @@ final class MessageStructure
                     out.reject(SessionRejectReason.TAG_APPEARS_MORE_THAN_ONCE, tag);
                     return false;
                 }
-                owner[position] = BODY;
-                final GroupDef group = messageDef != null ? messageDef.group(tag) : null;
-                if (group != null)
+                if (!assign(BODY, messageDef != null ? messageDef.group(tag) : null, false))
                 {
-                    if (!parseGroup(group, BODY, false))
-                    {
-                        return false;
-                    }
-                }
-                else
-                {
-                    advance();
+                    return false;
                 }
             }
         }
+        return true;
+    }
+
+    /** Gives the field at the current position to a part, with the entries that follow when it counts a group. */
+    private boolean assign(final int part, final GroupDef group, final boolean inHeader)
+    {
+        owner[position] = part;
+        if (group != null)
+        {
+            return parseGroup(group, part, inHeader);
+        }
+        advance();
         return true;
     }
 

@@ -1,12 +1,10 @@
 package org.fixlab.engine.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.FixVersion;
@@ -14,12 +12,12 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageFramer;
 import org.fixlab.engine.dictionary.DataDictionary;
 import org.fixlab.engine.dictionary.DictionaryValidator;
+import org.fixlab.engine.session.RecordingTransport;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
 import org.fixlab.engine.session.SessionRole;
 import org.fixlab.engine.session.SessionSettings;
-import org.fixlab.engine.session.SessionTransport;
 import org.fixlab.engine.store.MemoryStore;
 import org.fixlab.engine.tools.EchoApplication;
 
@@ -169,7 +167,7 @@ class InboundFuzzTest
         private final FuzzClock clock;
         private final MessageFramer framer = new MessageFramer(MAX_MESSAGE_SIZE);
         private final UnsafeBuffer inbound = new UnsafeBuffer(ByteBuffer.allocate(MAX_MESSAGE_SIZE * 2));
-        private CheckingTransport transport;
+        private RecordingTransport transport;
 
         InboundFeed(final Session session, final FuzzClock clock)
         {
@@ -179,7 +177,7 @@ class InboundFuzzTest
 
         void connectAndLogOn(final int heartBtInt)
         {
-            transport = new CheckingTransport();
+            transport = new RecordingTransport();
             session.onConnect(transport, clock.nanos);
             final int logonSeqNum = session.nextTargetSeqNum();
             bytes(RawFixPeer.frame("FIX.4.4", "35=A|49=TW|56=ISLD|34=" + logonSeqNum + "|52=" + SENDING_TIME + "|98=0|108=" +
@@ -217,58 +215,7 @@ class InboundFuzzTest
                 }
             }
             session.doWork(clock.nanos);
-        }
-    }
-
-    /** An outbound buffer that checks every message the session commits is a whole, valid FIX message. */
-    private static final class CheckingTransport implements SessionTransport
-    {
-        private final UnsafeBuffer outbound = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024));
-        private final MessageFramer framer = new MessageFramer(64 * 1024);
-        private boolean open = true;
-
-        @Override
-        public int claim(final int length)
-        {
-            return open && length <= outbound.capacity() ? 0 : BACK_PRESSURED;
-        }
-
-        @Override
-        public void commit(final int offset, final int length)
-        {
-            assertEquals(MessageFramer.FRAME, framer.scan(outbound, offset, offset + length), "the session wrote a message that does not frame");
-            assertEquals(length, framer.frameLength(), "the session's message length");
-            assertTrue(MessageFramer.checksumValid(outbound, offset, length), "the session wrote a wrong CheckSum");
-        }
-
-        @Override
-        public MutableDirectBuffer outboundBuffer()
-        {
-            return outbound;
-        }
-
-        @Override
-        public void disconnect(final String reason)
-        {
-            open = false;
-        }
-
-        @Override
-        public boolean isOpen()
-        {
-            return open;
-        }
-
-        @Override
-        public long readNanos()
-        {
-            return 0;
-        }
-
-        @Override
-        public long writeNanos()
-        {
-            return 0;
+            transport.takeMessages(); // each one checked: it frames, BodyLength and CheckSum recomputed
         }
     }
 

@@ -10,9 +10,9 @@ import org.fixlab.engine.codec.FixFrame;
 /**
  * An in-memory connection: keeps what the session commits, and can be told to refuse claims to
  * simulate a peer that stopped reading. Committed bytes are copied out at once, as if flushed, so
- * every claim starts at offset 0 of the buffer.
+ * every claim starts at offset 0 of the buffer. Shared by the session tests and the inbound fuzz test.
  */
-final class RecordingTransport implements SessionTransport
+public final class RecordingTransport implements SessionTransport
 {
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64 * 1024]);
     private final StringBuilder committed = new StringBuilder();
@@ -41,7 +41,7 @@ final class RecordingTransport implements SessionTransport
      * The messages committed since the last call, each checked for a correct BodyLength and CheckSum
      * (recomputed, not trusted from the codec).
      */
-    List<FixFrame> takeMessages()
+    public List<FixFrame> takeMessages()
     {
         final List<FixFrame> messages = new ArrayList<>();
         int start = 0;

@@ -1,0 +1,83 @@
+package org.fixlab.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** The server's progress points: taken the same way through warm-up and measurement, cut afterwards. */
+class ServerRecorderTest
+{
+    @Test
+    void pointIntervalDividesWarmupAndTotal()
+    {
+        assertEquals(10_000, ServerRecorder.pointInterval(100_000, 1_000_000));
+        assertEquals(500, ServerRecorder.pointInterval(150_000, 50_000));
+        assertEquals(1_000, ServerRecorder.pointInterval(10_000, 100_000));
+        assertEquals(20, ServerRecorder.pointInterval(500, 2_000));
+        assertEquals(100, ServerRecorder.pointInterval(0, 10_000));
+        // awkward counts: the largest interval under the target that still divides both
+        assertEquals(7, ServerRecorder.pointInterval(7_007, 1_001));
+        assertEquals(1, ServerRecorder.pointInterval(1, 100));
+    }
+
+    @Test
+    void streamIsTimedFromTheLastWarmupOrder()
+    {
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false); // every 10 orders
+        recorder.start(0);
+        for (int i = 0; i < 1_300; i++)
+        {
+            assertEquals(i, recorder.onRequest(0, 1_000L * (i + 1))); // order i at (i + 1) us
+        }
+        assertEquals(-1, recorder.onRequest(0, 0), "orders beyond the total are not counted");
+
+        final Map<String, long[]> arrays = recorder.arrays();
+        final long[] messages = arrays.get("messages");
+        final long[] elapsed = arrays.get("elapsed_ns");
+        assertEquals(100, messages.length);
+        assertEquals(10, messages[0]);
+        assertEquals(10_000, elapsed[0], "10 orders after the warm-up's last one, 1 us apart");
+        assertEquals(1_000, messages[99]);
+        assertEquals(1_000_000, elapsed[99]);
+        final long[] allocated = arrays.get("allocated");
+        assertEquals(1_000, allocated[1], "allocation is counted over the measured orders");
+        assertTrue(allocated[0] >= 0);
+    }
+
+    @Test
+    void withoutWarmupTheStreamStartsAtStart()
+    {
+        final ServerRecorder recorder = new ServerRecorder(0, 200, false); // every 2 orders
+        recorder.start(500);
+        for (int i = 0; i < 200; i++)
+        {
+            recorder.onRequest(0, 1_000L * (i + 1));
+        }
+        final Map<String, long[]> arrays = recorder.arrays();
+        assertEquals(2, arrays.get("messages")[0]);
+        assertEquals(1_500, arrays.get("elapsed_ns")[0]);
+        assertEquals(198, arrays.get("allocated")[1], "without a warm-up, from the first point");
+    }
+
+    @Test
+    void internalPointsKeepEveryOrdersTimestamps()
+    {
+        final ServerRecorder recorder = new ServerRecorder(2, 3, true);
+        for (int i = 0; i < 5; i++)
+        {
+            final int index = recorder.onRequest(10 + i, 20 + i);
+            recorder.onAnswer(index, 30 + i);
+            recorder.onAnswerWritten(index, 40 + i);
+        }
+        final Map<String, long[]> arrays = recorder.arrays();
+        assertArrayEquals(new long[] {10, 11, 12, 13, 14}, arrays.get("t3"));
+        assertArrayEquals(new long[] {20, 21, 22, 23, 24}, arrays.get("t4"));
+        assertArrayEquals(new long[] {30, 31, 32, 33, 34}, arrays.get("t1"));
+        assertArrayEquals(new long[] {40, 41, 42, 43, 44}, arrays.get("t2"));
+        assertTrue(recorder.complete());
+    }
+}
