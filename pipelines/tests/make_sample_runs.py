@@ -56,6 +56,16 @@ CONFIGS = {
     "default": {"nagle": True, "affinity": False,
                 "validation": {"checksum": True, "garbled": True, "dictionary": True},
                 "storage": "file", "queue": "memory", "idle_strategy": "blocking"},
+    # the full profile's other configurations (bench/bench_ingest.py; the sample runs do not use them)
+    "optimized-file": {"nagle": False, "affinity": True,
+                       "validation": {"checksum": False, "garbled": False, "dictionary": False},
+                       "storage": "file", "queue": "memory", "idle_strategy": "busy-spin"},
+    "optimized-mmap": {"nagle": False, "affinity": True,
+                       "validation": {"checksum": False, "garbled": False, "dictionary": False},
+                       "storage": "mmap", "queue": "memory", "idle_strategy": "busy-spin"},
+    "busy-spin": {"nagle": False, "affinity": True,
+                  "validation": {"checksum": False, "garbled": False, "dictionary": False},
+                  "storage": "none", "queue": "none", "idle_strategy": "busy-spin"},
 }
 
 

@@ -9,6 +9,9 @@ import org.agrona.DirectBuffer;
  * field's tag and value are; accessors read the values in place. Nothing is allocated per message:
  * the field tables are sized once, by the maximum number of fields a message may have.
  *
+ * <p>A data field (RawData, XmlData, Signature, the Encoded* text fields: see {@link DataFields}) after its
+ * length field takes at least that many bytes, so its value may contain SOH.
+ *
  * <p>The view is only valid until the buffer is reused: callbacks that receive it must copy what
  * they want to keep.
  */
@@ -41,6 +44,9 @@ public final class MessageDecoder
     private int offset;
     private int length;
     private int fieldCount;
+    /** Per data field pair: the length its length field announced, valid where the stamp is this decode's. */
+    private final int[] announcedLength = new int[DataFields.PAIRS];
+    private final int[] lengthStamp = new int[DataFields.PAIRS];
 
     public MessageDecoder(final int maxFields)
     {
@@ -58,6 +64,7 @@ public final class MessageDecoder
         if (++stamp == 0)
         {
             java.util.Arrays.fill(smallTagStamp, 0);
+            java.util.Arrays.fill(lengthStamp, 0);
             stamp = 1;
         }
         if (length <= 0)
@@ -107,10 +114,31 @@ public final class MessageDecoder
             }
             position++; // '='
             final int valueStart = position;
-            position = indexOfSoh(array, base, position, end);
+            final int pair = negative || tag < 0 || tag >= DataFields.LIMIT ? DataFields.NONE : DataFields.PAIR_OF_TAG[tag];
+            if (pair != DataFields.NONE && DataFields.isDataTag(tag, pair) && lengthStamp[pair] == stamp)
+            {
+                // a data field takes at least the bytes its length field announced, SOH included, up to the next SOH
+                // (as QuickFIX/J reads it, so a wrong length cannot make the two disagree on where fields end)
+                final int announced = announcedLength[pair];
+                position = announced < end - valueStart ? indexOfSoh(array, base, valueStart + announced, end) : -1;
+                lengthStamp[pair] = 0; // used: the next entry of a repeating group announces its own
+            }
+            else
+            {
+                position = indexOfSoh(array, base, position, end);
+            }
             if (position < 0)
             {
                 return GARBLED;
+            }
+            if (pair != DataFields.NONE && !DataFields.isDataTag(tag, pair))
+            {
+                final int announced = lengthValue(array, base, valueStart, position);
+                if (announced >= 0 && lengthStamp[pair] != stamp) // a repeated length field does not replace the first
+                {
+                    announcedLength[pair] = announced;
+                    lengthStamp[pair] = stamp;
+                }
             }
             if (fieldCount == tags.length)
             {
@@ -128,6 +156,26 @@ public final class MessageDecoder
             position++; // SOH
         }
         return fieldCount == 0 ? GARBLED : OK;
+    }
+
+    /** A length field's value: up to 9 digits, nothing else; -1 otherwise (the data field is then split at SOH). */
+    private static int lengthValue(final byte[] array, final long base, final int from, final int to)
+    {
+        if (to == from || to - from > 9)
+        {
+            return -1;
+        }
+        int value = 0;
+        for (int i = from; i < to; i++)
+        {
+            final int digit = UNSAFE.getByte(array, base + i) - '0';
+            if (digit < 0 || digit > 9)
+            {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return value;
     }
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;

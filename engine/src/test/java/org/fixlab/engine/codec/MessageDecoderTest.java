@@ -144,4 +144,40 @@ class MessageDecoderTest
         assertEquals(1, decoder.fieldCount());
         assertFalse(decoder.has(58));
     }
+
+    @Test
+    void aDataFieldTakesTheBytesItsLengthFieldAnnouncedSohIncluded()
+    {
+        assertEquals(MessageDecoder.OK, decode("35=D|95=5|96=a|b|c|354=3|355=x=y|58=text|10=000|"));
+
+        assertEquals(7, decoder.fieldCount());
+        assertEquals("a\u0001b\u0001c", decoder.stringValue(96));
+        assertEquals("x=y", decoder.stringValue(355));
+        assertEquals("text", decoder.stringValue(58));
+        assertEquals(10, decoder.tag(6));
+    }
+
+    @Test
+    void aDataFieldNeedsAValidLengthFieldBeforeIt()
+    {
+        assertEquals(MessageDecoder.OK, decode("95=x|96=ab|10=000|"), "a length that is not a number");
+        assertEquals(3, decoder.fieldCount());
+        assertEquals(MessageDecoder.GARBLED, decode("95=x|96=a|b|10=000|"), "...leaves an SOH in data to split the message");
+        assertEquals(MessageDecoder.OK, decode("96=ab|10=000|"), "no length field at all");
+        assertEquals(2, decoder.fieldCount());
+        assertEquals(MessageDecoder.OK, decode("95=3|58=t|96=a|b|10=000|"), "the length field need not be adjacent");
+        assertEquals("a\u0001b", decoder.stringValue(96));
+    }
+
+    @Test
+    void aDataFieldTakesAtLeastTheAnnouncedBytesAsQuickFixJReadsIt()
+    {
+        assertEquals(MessageDecoder.GARBLED, decode("95=20|96=abc|10=000|"), "runs past the message");
+        assertEquals(MessageDecoder.OK, decode("95=2|96=abc|10=000|"), "longer than announced: up to the next SOH");
+        assertEquals("abc", decoder.stringValue(96));
+        assertEquals(MessageDecoder.OK, decode("95=0|96=|10=000|"), "empty data");
+        assertEquals("", decoder.stringValue(96));
+        assertEquals(MessageDecoder.OK, decode("95=999999999|58=x|10=000|"), "a huge length alone does no harm");
+        assertEquals(MessageDecoder.GARBLED, decode("95=999999999|96=x|10=000|"));
+    }
 }

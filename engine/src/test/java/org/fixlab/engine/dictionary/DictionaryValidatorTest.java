@@ -127,6 +127,15 @@ class DictionaryValidatorTest
         assertTrue(failure.isGarbled(), "a tag beyond int range cannot be parsed");
     }
 
+    @Test
+    void dataFieldsMayHoldSoh()
+    {
+        final DictionaryValidator validator = new DictionaryValidator(DataDictionary.standard(FixVersion.FIX44));
+        assertTrue(validate(validator, FIX44_HEADER + "212=5|213=<a|b>|11=ID" + FIX44_ORDER_TAIL), failure::toString);
+        assertRejected(validator, FIX44_HEADER + "212=5|213=<a|b>|11=ID|95=3|96=x|y" + FIX44_ORDER_TAIL,
+            "373=2 371=95 58=Tag not defined for this message type, field=95");
+    }
+
     private boolean validate(final DictionaryValidator validator, final String script)
     {
         return validator.validate(TestMessages.message(script), failure);

@@ -42,14 +42,20 @@ final class TestMessages
     /** Decodes a framed message; fails the test if the decoder calls it garbled. */
     static MessageDecoder decode(final String framed)
     {
-        final byte[] bytes = framed.getBytes(StandardCharsets.ISO_8859_1);
         final MessageDecoder decoder = new MessageDecoder(1024);
-        final int result = decoder.decode(new UnsafeBuffer(bytes), 0, bytes.length);
+        final int result = decodeInto(decoder, framed);
         if (result != MessageDecoder.OK)
         {
             throw new AssertionError("decoder result " + result + " for " + framed.replace('\u0001', '|'));
         }
         return decoder;
+    }
+
+    /** The decoder's verdict on a framed message: {@link MessageDecoder#OK}, GARBLED or TOO_MANY_FIELDS. */
+    static int decodeInto(final MessageDecoder decoder, final String framed)
+    {
+        final byte[] bytes = framed.getBytes(StandardCharsets.ISO_8859_1);
+        return decoder.decode(new UnsafeBuffer(bytes), 0, bytes.length);
     }
 
     static MessageDecoder message(final String script)
