@@ -46,26 +46,21 @@ HOST = {
     "jvm_args": ["-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"],
 }
 
+
+def _config(nagle: bool, validate: bool, storage: str, queue: str, idle: str) -> dict:
+    return {"nagle": nagle, "affinity": not nagle,
+            "validation": {"checksum": validate, "garbled": validate, "dictionary": validate},
+            "storage": storage, "queue": queue, "idle_strategy": idle}
+
+
 CONFIGS = {
-    "optimized": {"nagle": False, "affinity": True,
-                  "validation": {"checksum": False, "garbled": False, "dictionary": False},
-                  "storage": "memory", "queue": "memory", "idle_strategy": "busy-spin"},
-    "balanced": {"nagle": True, "affinity": False,
-                 "validation": {"checksum": True, "garbled": True, "dictionary": True},
-                 "storage": "file", "queue": "file", "idle_strategy": "backoff"},
-    "default": {"nagle": True, "affinity": False,
-                "validation": {"checksum": True, "garbled": True, "dictionary": True},
-                "storage": "file", "queue": "memory", "idle_strategy": "blocking"},
+    "optimized": _config(False, False, "memory", "memory", "busy-spin"),
+    "balanced": _config(True, True, "file", "file", "backoff"),
+    "default": _config(True, True, "file", "memory", "blocking"),
     # the full profile's other configurations (bench/bench_ingest.py; the sample runs do not use them)
-    "optimized-file": {"nagle": False, "affinity": True,
-                       "validation": {"checksum": False, "garbled": False, "dictionary": False},
-                       "storage": "file", "queue": "memory", "idle_strategy": "busy-spin"},
-    "optimized-mmap": {"nagle": False, "affinity": True,
-                       "validation": {"checksum": False, "garbled": False, "dictionary": False},
-                       "storage": "mmap", "queue": "memory", "idle_strategy": "busy-spin"},
-    "busy-spin": {"nagle": False, "affinity": True,
-                  "validation": {"checksum": False, "garbled": False, "dictionary": False},
-                  "storage": "none", "queue": "none", "idle_strategy": "busy-spin"},
+    "optimized-file": _config(False, False, "file", "memory", "busy-spin"),
+    "optimized-mmap": _config(False, False, "mmap", "memory", "busy-spin"),
+    "busy-spin": _config(False, False, "none", "none", "busy-spin"),
 }
 
 
