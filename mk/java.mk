@@ -8,7 +8,7 @@ PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
 CONFORMANCE_PORT ?= 9881
 
-.PHONY: maven build-java test-java acceptor conformance conformance-test demo
+.PHONY: maven build-java test-java acceptor conformance conformance-test demo jmh
 
 # Maven is the one build tool the Java side needs; install it when the machine lacks it.
 maven:
@@ -42,3 +42,11 @@ conformance-test:
 # A short demo: acceptor and initiator exchanging orders on loopback, one summary line.
 demo: build-java
 	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
+
+# JMH microbenchmarks of the engine's hot paths (engine/src/test/.../*Benchmark.java), e.g.
+#   make jmh JMH_ARGS='CodecBenchmark -f 1'
+JMH_ARGS ?=
+jmh: maven
+	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
+	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+		org.openjdk.jmh.Main $(JMH_ARGS)

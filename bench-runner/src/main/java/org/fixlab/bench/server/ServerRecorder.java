@@ -1,5 +1,7 @@
 package org.fixlab.bench.server;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,8 +34,25 @@ public final class ServerRecorder
     private final long[] pointAllocated;
     private int points;
     private long startNanos;
-    private volatile int requests;
-    private volatile int answered;
+    private int untilPoint;
+    /** Written by the callback thread with release semantics, read by the main thread with acquire: no fence per order. */
+    private int requests;
+    private int answered;
+    private static final VarHandle REQUESTS;
+    private static final VarHandle ANSWERED;
+
+    static
+    {
+        try
+        {
+            REQUESTS = MethodHandles.lookup().findVarHandle(ServerRecorder.class, "requests", int.class);
+            ANSWERED = MethodHandles.lookup().findVarHandle(ServerRecorder.class, "answered", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     public ServerRecorder(final int warmup, final int messages, final boolean perMessage)
     {
@@ -46,6 +65,7 @@ public final class ServerRecorder
         t1 = new long[n];
         t2 = new long[n];
         every = pointInterval(warmup, messages);
+        untilPoint = every;
         pointOrders = new long[total / every + 1];
         pointNanos = new long[pointOrders.length];
         pointAllocated = new long[pointOrders.length];
@@ -94,13 +114,14 @@ public final class ServerRecorder
             t3[i] = readNanos;
             t4[i] = callbackNanos;
         }
-        if ((i + 1) % every == 0)
+        if (--untilPoint == 0) // every `every` orders, counted down rather than divided
         {
+            untilPoint = every;
             pointOrders[points] = i + 1;
             pointNanos[points] = callbackNanos;
             pointAllocated[points++] = allocatedBytes();
         }
-        requests = i + 1;
+        REQUESTS.setRelease(this, i + 1);
         return i;
     }
 
@@ -119,18 +140,18 @@ public final class ServerRecorder
         if (perMessage && i >= 0)
         {
             t2[i] = writeNanos;
-            answered = i + 1;
+            ANSWERED.setRelease(this, i + 1); // publishes t1 and t2 to the main thread's arrays()
         }
     }
 
     public int requests()
     {
-        return requests;
+        return (int)REQUESTS.getAcquire(this);
     }
 
     public boolean complete()
     {
-        return requests >= total;
+        return requests() >= total;
     }
 
     public int total()
@@ -141,6 +162,8 @@ public final class ServerRecorder
     /** The arrays sent back to the client over the control channel. */
     public Map<String, long[]> arrays()
     {
+        ANSWERED.getAcquire(this);
+        REQUESTS.getAcquire(this);
         final Map<String, long[]> arrays = new LinkedHashMap<>();
         if (perMessage)
         {

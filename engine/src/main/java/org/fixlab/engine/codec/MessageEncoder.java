@@ -16,6 +16,8 @@ public final class MessageEncoder
 {
     private final UnsafeBuffer body;
     private final UnsafeBuffer header;
+    /** One per precision: consecutive timestamps share their date and time up to the second. */
+    private final TimestampCache[] timestamps = new TimestampCache[TimestampPrecision.values().length];
     private final byte[] msgType = new byte[16];
     private int msgTypeLength;
     private int bodyLength;
@@ -30,6 +32,10 @@ public final class MessageEncoder
     {
         body = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
         header = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.min(capacity, 1024)));
+        for (final TimestampPrecision precision : TimestampPrecision.values())
+        {
+            timestamps[precision.ordinal()] = new TimestampCache(precision);
+        }
     }
 
     /** Starts a new message of the given type. */
@@ -163,7 +169,7 @@ public final class MessageEncoder
     public MessageEncoder appendTimestamp(final int tag, final long epochNanos, final TimestampPrecision precision)
     {
         bodyLength = putTag(body, bodyLength, tag);
-        bodyLength += UtcTimestamps.encode(body, bodyLength, epochNanos, precision);
+        bodyLength += timestamps[precision.ordinal()].encode(body, bodyLength, epochNanos);
         body.putByte(bodyLength++, Fix.SOH);
         return this;
     }

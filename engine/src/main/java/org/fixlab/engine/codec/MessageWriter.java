@@ -15,7 +15,7 @@ public final class MessageWriter
     private final byte[] targetField;        // "56=TARGET<SOH>"
     private final TimestampPrecision precision;
     private final int beginStringSum;
-    private final SendingTimeCache sendingTime;
+    private final TimestampCache sendingTime;
 
     public MessageWriter(final FixVersion version, final String senderCompId, final String targetCompId,
         final TimestampPrecision precision)
@@ -25,7 +25,7 @@ public final class MessageWriter
         this.targetField = ascii("56=" + targetCompId + "\u0001");
         this.precision = precision;
         this.beginStringSum = Checksum.sum(beginStringField);
-        this.sendingTime = new SendingTimeCache(precision);
+        this.sendingTime = new TimestampCache(precision);
     }
 
     /** Total bytes {@link #write} will produce for these part lengths. */

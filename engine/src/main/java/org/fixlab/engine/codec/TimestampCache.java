@@ -6,10 +6,11 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Encodes SendingTime for a stream of messages: the {@code YYYYMMDD-HH:MM:SS} part changes once a
- * second, so it is formatted once per second and copied; only the fraction is written per message.
+ * Encodes the UTCTimestamps of a stream of messages (SendingTime, TransactTime...): the
+ * {@code YYYYMMDD-HH:MM:SS} part changes once a second, so it is formatted once per second and
+ * copied; only the fraction is written per message.
  */
-final class SendingTimeCache
+final class TimestampCache
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -18,7 +19,7 @@ final class SendingTimeCache
     private long cachedSecond = Long.MIN_VALUE;
     private final int fractionDivisor;
 
-    SendingTimeCache(final TimestampPrecision precision)
+    TimestampCache(final TimestampPrecision precision)
     {
         this.precision = precision;
         int divisor = 1;
