@@ -114,31 +114,14 @@ public final class MessageDecoder
             }
             position++; // '='
             final int valueStart = position;
-            final int pair = negative || tag < 0 || tag >= DataFields.LIMIT ? DataFields.NONE : DataFields.PAIR_OF_TAG[tag];
-            if (pair != DataFields.NONE && DataFields.isDataTag(tag, pair) && lengthStamp[pair] == stamp)
-            {
-                // a data field takes at least the bytes its length field announced, SOH included, up to the next SOH
-                // (as QuickFIX/J reads it, so a wrong length cannot make the two disagree on where fields end)
-                final int announced = announcedLength[pair];
-                position = announced < end - valueStart ? indexOfSoh(array, base, valueStart + announced, end) : -1;
-                lengthStamp[pair] = 0; // used: the next entry of a repeating group announces its own
-            }
-            else
-            {
-                position = indexOfSoh(array, base, position, end);
-            }
+            // one mask and one load per field; the pairs' bookkeeping is off the common path
+            final int pair = (tag & ~(DataFields.LIMIT - 1)) == 0 ? DataFields.PAIR_OF_TAG[tag] : DataFields.NONE;
+            position = pair < 0 || negative
+                ? indexOfSoh(array, base, valueStart, end)
+                : endOfLengthOrDataField(array, base, tag, pair, valueStart, end);
             if (position < 0)
             {
                 return GARBLED;
-            }
-            if (pair != DataFields.NONE && !DataFields.isDataTag(tag, pair))
-            {
-                final int announced = lengthValue(array, base, valueStart, position);
-                if (announced >= 0 && lengthStamp[pair] != stamp) // a repeated length field does not replace the first
-                {
-                    announcedLength[pair] = announced;
-                    lengthStamp[pair] = stamp;
-                }
             }
             if (fieldCount == tags.length)
             {
@@ -156,6 +139,38 @@ public final class MessageDecoder
             position++; // SOH
         }
         return fieldCount == 0 ? GARBLED : OK;
+    }
+
+    /**
+     * Where a field of a data pair ends (-1 if it does not). A data field takes at least the bytes its length field
+     * announced, SOH included, up to the next SOH, as QuickFIX/J reads it, so a wrong length cannot make the two
+     * disagree on where fields end. A length field's value is remembered for its data field: the first one in the
+     * message, or since the pair's last data field (the next entry of a repeating group announces its own).
+     */
+    private int endOfLengthOrDataField(final byte[] array, final long base, final int tag, final int pair, final int valueStart,
+        final int end)
+    {
+        if (DataFields.isDataTag(tag, pair))
+        {
+            if (lengthStamp[pair] != stamp)
+            {
+                return indexOfSoh(array, base, valueStart, end); // no length announced: an ordinary field
+            }
+            lengthStamp[pair] = 0;
+            final int announced = announcedLength[pair];
+            return announced < end - valueStart ? indexOfSoh(array, base, valueStart + announced, end) : -1;
+        }
+        final int valueEnd = indexOfSoh(array, base, valueStart, end);
+        if (valueEnd >= 0 && lengthStamp[pair] != stamp)
+        {
+            final int announced = lengthValue(array, base, valueStart, valueEnd);
+            if (announced >= 0)
+            {
+                announcedLength[pair] = announced;
+                lengthStamp[pair] = stamp;
+            }
+        }
+        return valueEnd;
     }
 
     /** A length field's value: up to 9 digits, nothing else; -1 otherwise (the data field is then split at SOH). */
