@@ -58,7 +58,7 @@ public final class EngineConfiguration
         option("storeDirectory", "fixlab-store", "fixlab-store", "directory of file and mapped stores");
         option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
-        option("storeIndexCapacity", "262144", "262144", "file and mapped stores: sequence numbers indexed (12 bytes each, a power of two) before the index doubles");
+        option("storeIndexCapacity", "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
         option("memoryStoreCapacity", "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
         option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
@@ -222,8 +222,10 @@ public final class EngineConfiguration
             case "storeSyncIntervalMs":
                 integer(key, 1, Integer.MAX_VALUE);
                 break;
-            case "memoryStoreCapacity":
             case "storeIndexCapacity":
+                integer(key, 1, 1 << 30);
+                break;
+            case "memoryStoreCapacity":
                 final int capacity = integer(key, 1, 1 << 30);
                 if (Integer.bitCount(capacity) != 1)
                 {

@@ -64,7 +64,7 @@ public final class MemoryStore implements MessageStore
         capacity = capacityBytes;
         mask = capacityBytes - 1;
         ring = new UnsafeBuffer(ByteBuffer.allocateDirect(capacityBytes));
-        index = new SequenceIndex(Math.max(1, capacityBytes / MIN_INDEXED_RECORD_LENGTH), true);
+        index = new SequenceIndex(Math.max(1, capacityBytes / MIN_INDEXED_RECORD_LENGTH));
     }
 
     /** The largest message this store can hold. */

@@ -11,7 +11,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
 {
     final String name;
     final SyncSchedule sync;
-    final SequenceIndex index;
+    final ChunkedSequenceIndex index;
     final SequenceNumberSlots seqNums = new SequenceNumberSlots();
     final Crc32cRange crc = new Crc32cRange();
     private boolean closed;
@@ -20,7 +20,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     {
         this.name = name;
         sync = new SyncSchedule(options.syncPolicy(), options.syncIntervalNanos());
-        index = new SequenceIndex(options.indexCapacity(), false);
+        index = new ChunkedSequenceIndex(options.indexCapacity());
     }
 
     /** Recovers a newly constructed store's content, or closes it and rethrows. */
@@ -77,7 +77,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         {
             final long position = index.position((int)seqNum);
             // A record that no longer validates (damaged on disk since) is a hole, as if never stored.
-            final int recordOffset = position == SequenceIndex.MISSING ? -1 : loadRecord(position);
+            final int recordOffset = position == ChunkedSequenceIndex.MISSING ? -1 : loadRecord(position);
             if (recordOffset >= 0)
             {
                 final DirectBuffer records = recordBuffer();

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * storeSent and the sequence number setters allocate nothing in steady state: measured with the
@@ -31,7 +32,7 @@ class StoreAllocationTest
     {
         final StoreOptions options = new StoreOptions()
             .memoryCapacityBytes(1 << 20) // small, so the measured stores evict all the time
-            .indexCapacity(1 << 20);      // every window below fits without the index doubling
+            .indexCapacity(1 << 20);      // every window below fits in the index chunks allocated up front
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long threadId = Thread.currentThread().getId();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
@@ -58,6 +59,40 @@ class StoreAllocationTest
             }
 
             assertEquals(0, allocated, type + " allocated per window of " + MEASURED + " messages: " + windows);
+        }
+    }
+
+    /**
+     * A session that outgrows the index allocated up front costs the index's new chunks and nothing else: 8 bytes a
+     * message (65,536 positions of 8 bytes a chunk), where doubling a table cost 12 bytes an entry per doubling plus
+     * the dropped tables.
+     */
+    @ParameterizedTest
+    @EnumSource(value = StoreType.class, names = {"FILE", "MAPPED"})
+    void outgrowingTheIndexCostsItsNewChunksOnly(final StoreType type)
+    {
+        final StoreOptions options = new StoreOptions().indexCapacity(1 << 16);
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
+
+        try (MessageStore store = MessageStores.open(type, dir, StoreKind.SESSION_KEY, options))
+        {
+            int seqNum = 1;
+            for (int round = 0; round < WARM_UP_ROUNDS; round++)
+            {
+                seqNum = storeMessages(store, seqNum, WARM_UP_ROUND, message);
+            }
+            final int chunk = 1 << 16;
+            final int from = (seqNum / chunk + 1) * chunk; // a window of whole chunks the index has not seen
+            seqNum = storeMessages(store, seqNum, from - seqNum, message);
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            storeMessages(store, from, 4 * chunk, message);
+            final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+
+            final long chunks = 4L * (8L * chunk + 16); // long[65,536] and its array header
+            assertTrue(allocated >= chunks && allocated <= chunks + 4_096,
+                type + ": " + allocated + " bytes for 4 new chunks of the index (" + chunks + " expected)");
         }
     }
 
