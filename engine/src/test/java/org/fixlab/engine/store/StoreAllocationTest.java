@@ -26,6 +26,10 @@ class StoreAllocationTest
     @TempDir
     Path dir;
 
+    private final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+    private final long threadId = Thread.currentThread().getId();
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
+
     @ParameterizedTest
     @EnumSource(StoreType.class)
     void storesWithoutAllocating(final StoreType type)
@@ -33,18 +37,10 @@ class StoreAllocationTest
         final StoreOptions options = new StoreOptions()
             .memoryCapacityBytes(1 << 20) // small, so the measured stores evict all the time
             .indexCapacity(1 << 20);      // every window below fits in the index chunks allocated up front
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
 
         try (MessageStore store = MessageStores.open(type, dir, StoreKind.SESSION_KEY, options))
         {
-            // The same loop as measured, so that it is compiled, not just the store, before measuring.
-            int seqNum = 1;
-            for (int round = 0; round < WARM_UP_ROUNDS; round++)
-            {
-                seqNum = storeMessages(store, seqNum, WARM_UP_ROUND, message);
-            }
+            int seqNum = warmUp(store);
             threads.getThreadAllocatedBytes(threadId);
             // A late JIT recompilation can allocate a few bytes once; an allocation per message
             // would show in every window, never as 0.
@@ -72,17 +68,10 @@ class StoreAllocationTest
     void outgrowingTheIndexCostsItsNewChunksOnly(final StoreType type)
     {
         final StoreOptions options = new StoreOptions().indexCapacity(1 << 16);
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
 
         try (MessageStore store = MessageStores.open(type, dir, StoreKind.SESSION_KEY, options))
         {
-            int seqNum = 1;
-            for (int round = 0; round < WARM_UP_ROUNDS; round++)
-            {
-                seqNum = storeMessages(store, seqNum, WARM_UP_ROUND, message);
-            }
+            int seqNum = warmUp(store);
             final int chunk = 1 << 16;
             final int from = (seqNum / chunk + 1) * chunk; // a window of whole chunks the index has not seen
             seqNum = storeMessages(store, seqNum, from - seqNum, message);
@@ -94,6 +83,17 @@ class StoreAllocationTest
             assertTrue(allocated >= chunks && allocated <= chunks + 4_096,
                 type + ": " + allocated + " bytes for 4 new chunks of the index (" + chunks + " expected)");
         }
+    }
+
+    /** Runs the loop that is measured, so that it is compiled, not just the store, before measuring; returns the next seqNum. */
+    private int warmUp(final MessageStore store)
+    {
+        int seqNum = 1;
+        for (int round = 0; round < WARM_UP_ROUNDS; round++)
+        {
+            seqNum = storeMessages(store, seqNum, WARM_UP_ROUND, message);
+        }
+        return seqNum;
     }
 
     /** @return the next seqNum. */
