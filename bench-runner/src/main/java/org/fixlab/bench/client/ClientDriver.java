@@ -64,7 +64,7 @@ public final class ClientDriver
         final long period = 1_000_000_000L / options.rate;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         final Progress progress = new Progress(label(), total, options.quiet);
-        final int[] roundEnds = roundEnds(Math.max(1, Math.min(MAX_WARMUP_ROUND, options.warmup / WARMUP_ROUNDS)));
+        final int[] roundEnds = roundEnds();
         int round = 0;
         int roundStart = 0;
         long scheduleStart = System.nanoTime() + 1_000_000L;
@@ -119,12 +119,14 @@ public final class ClientDriver
     }
 
     /**
-     * Where each round ends: every {@code round} orders through the warm-up, then the warm-up's end, then the total
-     * (a sentinel the loop never reaches). Without a warm-up there is one round, the measured one.
+     * Where each round ends: every round of at least {@link #WARMUP_ROUNDS} equal ones (at most
+     * {@link #MAX_WARMUP_ROUND} orders each) through the warm-up, then the warm-up's end, then the total (a sentinel the
+     * loop never reaches). Without a warm-up there is one round, the measured one.
      */
-    int[] roundEnds(final int round)
+    private int[] roundEnds()
     {
         final int warmup = options.warmup;
+        final int round = Math.max(1, Math.min(MAX_WARMUP_ROUND, warmup / WARMUP_ROUNDS));
         final int rounds = warmup == 0 ? 0 : (warmup + round - 1) / round;
         final int[] ends = new int[rounds + 1];
         for (int r = 0; r < rounds; r++)
@@ -161,7 +163,7 @@ public final class ClientDriver
         final Progress progress = new Progress(label(), total, options.quiet);
         // no drain between rounds (the server times the stream itself); the boundary only takes the allocation
         // snapshot, in a branch the warm-up has taken before
-        final int[] roundEnds = roundEnds(Math.max(1, Math.min(MAX_WARMUP_ROUND, options.warmup / WARMUP_ROUNDS)));
+        final int[] roundEnds = roundEnds();
         int round = 0;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         long printedAtStart = progress.printAllocated();

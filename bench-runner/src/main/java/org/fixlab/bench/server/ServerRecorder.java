@@ -162,6 +162,7 @@ public final class ServerRecorder
     /** The arrays sent back to the client over the control channel. */
     public Map<String, long[]> arrays()
     {
+        // pair with the callback thread's release stores, so every timestamp written before them is visible here
         ANSWERED.getAcquire(this);
         REQUESTS.getAcquire(this);
         final Map<String, long[]> arrays = new LinkedHashMap<>();

@@ -163,7 +163,9 @@ public final class MessageDecoder
         final int valueEnd = indexOfSoh(array, base, valueStart, end);
         if (valueEnd >= 0 && lengthStamp[pair] != stamp)
         {
-            final int announced = lengthValue(array, base, valueStart, valueEnd);
+            // a Length is digits only: no sign, so "-0" does not announce an empty data field
+            final int announced = valueEnd > valueStart && buffer.getByte(valueStart) != '-'
+                ? Ascii.parseInt(buffer, valueStart, valueEnd - valueStart, -1) : -1;
             if (announced >= 0)
             {
                 announcedLength[pair] = announced;
@@ -171,26 +173,6 @@ public final class MessageDecoder
             }
         }
         return valueEnd;
-    }
-
-    /** A length field's value: up to 9 digits, nothing else; -1 otherwise (the data field is then split at SOH). */
-    private static int lengthValue(final byte[] array, final long base, final int from, final int to)
-    {
-        if (to == from || to - from > 9)
-        {
-            return -1;
-        }
-        int value = 0;
-        for (int i = from; i < to; i++)
-        {
-            final int digit = UNSAFE.getByte(array, base + i) - '0';
-            if (digit < 0 || digit > 9)
-            {
-                return -1;
-            }
-            value = value * 10 + digit;
-        }
-        return value;
     }
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;

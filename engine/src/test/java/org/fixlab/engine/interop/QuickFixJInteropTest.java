@@ -138,22 +138,29 @@ class QuickFixJInteropTest
             final Session session = engine.addAcceptorSession(new SessionId(version, "FIXLAB", "QFJ"), application);
             final int port = engine.listen("127.0.0.1", 0);
             // this thread runs the engine, so the reports left over from a full duty cycle are retried between cycles
-            final java.util.function.BooleanSupplier pollAndRetry = () ->
+            final Runnable pollAndRetry = () ->
             {
                 engine.poll();
                 sendReports(session, unsentReports, report, fix42, execId);
-                return false;
             };
             try (QuickFixJPeer quickfix = QuickFixJPeer.initiator(version.beginString(), "QFJ", "FIXLAB", port))
             {
-                waitFor(() -> pollAndRetry.getAsBoolean() || quickfix.isLoggedOn(), 20, () -> "QuickFIX/J logs on to fixlab");
+                waitFor(() ->
+                {
+                    pollAndRetry.run();
+                    return quickfix.isLoggedOn();
+                }, 20, () -> "QuickFIX/J logs on to fixlab");
                 for (int i = 0; i < MESSAGES; i++)
                 {
                     // QuickFIX/J stores what it sends while disconnected and resends it after the next logon
                     quickfix.send(InteropMessages.newOrderSingle(version.beginString(), "Q" + i));
-                    pollAndRetry.getAsBoolean();
+                    pollAndRetry.run();
                 }
-                waitFor(() -> pollAndRetry.getAsBoolean() || orders.size() == MESSAGES && quickfix.reportsReceived.size() == MESSAGES, 60,
+                waitFor(() ->
+                {
+                    pollAndRetry.run();
+                    return orders.size() == MESSAGES && quickfix.reportsReceived.size() == MESSAGES;
+                }, 60,
                     () -> "all messages accounted for: fixlab received " + orders.size() + " orders, QuickFIX/J " +
                     quickfix.reportsReceived.size() + " reports");
                 assertTrue(quickfix.logons.get() >= 2, "the session logged on again after the drop");
