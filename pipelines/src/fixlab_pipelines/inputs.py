@@ -46,9 +46,10 @@ INT64 = (-(2**63), 2**63 - 1)
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}")
 NAME_RULE = "a name of at most 128 letters, digits, '.', '-', '_' or '+', starting with a letter or digit"
-# C0/C1 controls other than tab, and the Unicode line/paragraph separators: nothing a field
-# of a manifest or table needs, and each could end a line of Markdown, YAML or a CSV row.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+# C0/C1 controls other than tab, the Unicode line/paragraph separators (each could end a line
+# of Markdown, YAML or a CSV row) and the bidirectional overrides (which make a page show
+# text in another order than it is stored): nothing a field of a manifest or table needs.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
