@@ -124,6 +124,7 @@ final class BenchClient
         final Map<String, Object> product = new LinkedHashMap<>(options.product.info());
         product.put("label", options.product.label());
         product.put("order", Products.order(options.product));
+        product.put("role", options.product.role());
         m.put("product", product);
         m.put("scenario", options.scenario.id());
         m.put("repetition", options.repetition);

@@ -16,6 +16,15 @@ public interface Product
     /** The name the pages print, the same on every hardware (a product name, never a machine). */
     String label();
 
+    /**
+     * What it is on the pages: "subject" (the engine this repository releases), "peer" (another FIX
+     * engine) or "baseline" (the floor every engine sits on, figures are also given as ratios to it).
+     */
+    default String role()
+    {
+        return "peer";
+    }
+
     /** Every configuration it can run in; the first is the plain one, the second (if any) the tuned one. */
     List<String> configurations();
 

@@ -38,6 +38,12 @@ public final class FixlabProduct implements Product
     }
 
     @Override
+    public String role()
+    {
+        return "subject";
+    }
+
+    @Override
     public List<String> configurations()
     {
         return List.of("balanced", "optimized", "optimized-file", "optimized-mmap");

@@ -32,6 +32,12 @@ public final class RawSocketProduct implements Product
     }
 
     @Override
+    public String role()
+    {
+        return "baseline";
+    }
+
+    @Override
     public List<String> configurations()
     {
         return List.of("busy-spin");
