@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS runs (
     kind                  VARCHAR   NOT NULL,    -- 'latency' (latency_samples) | 'throughput' (throughput_points)
     started_at            TIMESTAMP NOT NULL,
     finished_at           TIMESTAMP NOT NULL,
-    product               VARCHAR   NOT NULL,    -- 'fixlab' | 'quickfixj' | 'raw-socket'
+    product               VARCHAR   NOT NULL,    -- a product id of the runner's registry (bench-runner Products)
     product_version       VARCHAR   NOT NULL,
     product_commit        VARCHAR   NOT NULL,
     scenario              VARCHAR   NOT NULL,    -- 'rtt-echo', 'throughput', 'internal-send', ...

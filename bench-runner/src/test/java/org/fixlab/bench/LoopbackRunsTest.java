@@ -37,11 +37,11 @@ class LoopbackRunsTest
         final List<Arguments> cases = new ArrayList<>();
         for (final Scenario scenario : Scenario.values())
         {
-            cases.add(Arguments.of(scenario, Product.FIXLAB, scenario.isInternal() ? "optimized-file" : "balanced"));
-            cases.add(Arguments.of(scenario, Product.QUICKFIXJ, scenario == Scenario.RTT_ECHO ? "default" : "optimized"));
-            cases.add(Arguments.of(scenario, Product.RAW_SOCKET, "busy-spin"));
+            cases.add(Arguments.of(scenario, Product.of("fixlab"), scenario.isInternal() ? "optimized-file" : "balanced"));
+            cases.add(Arguments.of(scenario, Product.of("quickfixj"), scenario == Scenario.RTT_ECHO ? "default" : "optimized"));
+            cases.add(Arguments.of(scenario, Product.of("raw-socket"), "busy-spin"));
         }
-        cases.add(Arguments.of(Scenario.RTT_ECHO, Product.FIXLAB, "optimized-mmap"));
+        cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-mmap"));
         return cases.stream();
     }
 
@@ -58,7 +58,7 @@ class LoopbackRunsTest
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void closedLoopLatencyFromIntendedEqualsLatency() throws Exception
     {
-        final Path run = run(Scenario.RTT_ECHO, Product.FIXLAB, "optimized", "c", List.of("--mode", "closed-loop"));
+        final Path run = run(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized", "c", List.of("--mode", "closed-loop"));
         for (final String line : Files.readAllLines(run.resolve("latency.csv")).subList(1, MESSAGES + 1))
         {
             final String[] v = line.split(",");
@@ -74,8 +74,8 @@ class LoopbackRunsTest
     {
         final Path fixlab = Path.of("..", ".venv", "bin", "fixlab").toAbsolutePath().normalize();
         Assumptions.assumeTrue(Files.isExecutable(fixlab), "no " + fixlab + " (run make venv to add this check)");
-        run(Scenario.RTT_ECHO, Product.RAW_SOCKET, "busy-spin", "ingest", List.of());
-        run(Scenario.THROUGHPUT, Product.FIXLAB, "optimized", "ingest", List.of());
+        run(Scenario.RTT_ECHO, Product.of("raw-socket"), "busy-spin", "ingest", List.of());
+        run(Scenario.THROUGHPUT, Product.of("fixlab"), "optimized", "ingest", List.of());
         final Process ingest = new ProcessBuilder(fixlab.toString(), "ingest", "--db", out.resolve("x.duckdb").toString(), "--keep-csv",
             out.resolve("ingest").toString()).redirectErrorStream(true).start();
         final String output = new String(ingest.getInputStream().readAllBytes());
