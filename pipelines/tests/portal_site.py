@@ -86,6 +86,7 @@ SCRIPTED = ('</title><script>window.__fixlabInjected="script"</script>'
 # Every free-text field of a manifest; names (versions, campaigns, configurations) cannot hold
 # markup at all, ingest refuses them (tests/test_inputs.py).
 FREE_TEXT = {
+    ("product",): ("label",),
     ("configuration",): ("storage", "queue", "idle_strategy"),
     ("workload",): ("message_type", "fix_version"),
     ("topology", "hosts"): ("hostname", "address"),
