@@ -8,8 +8,10 @@ as it was and every file exactly as it was (hostile.py).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import random
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +103,13 @@ def test_a_run_folder_that_is_a_link_is_refused(world, capsys):
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(real, target_is_directory=True)
     refuse(world, capsys, link, rule="regular-file", path=link, line=0)
+
+
+def test_a_linked_folder_inside_a_campaign_is_refused_not_skipped(world, capsys):
+    real = copy_run(world.outside.parent / "elsewhere")
+    link = world.data / "runs" / CAMPAIGN / LATENCY_RUN
+    link.symlink_to(real, target_is_directory=True)
+    refuse(world, capsys, world.data / "runs", rule="regular-file", path=link, line=0)
 
 
 def test_oversized_files_are_refused_before_they_are_read(world, capsys):
@@ -278,6 +287,24 @@ def test_another_histogram_under_the_same_manifest_is_refused(world, capsys):
     hgrm = run / "latency.hgrm"
     hgrm.write_text(hgrm.read_text(encoding="utf-8").replace("Mean    =", "Mean    = "), encoding="utf-8")
     refuse(world, capsys, run, rule="samples-changed", path=hgrm, line=0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_damaged_parquet_is_named_not_blamed_on_the_manifest(world, capsys, seed):
+    run = _ingested(world, capsys)
+    parquet = run / "latency.parquet"
+    damaged = bytearray(parquet.read_bytes())
+    chooser = random.Random(seed)
+    for _ in range(1 + seed % 4):
+        damaged[chooser.randrange(len(damaged))] = chooser.randrange(256)
+    parquet.write_bytes(bytes(damaged))
+    fresh = World(world.data, world.outside / "fresh.duckdb", world.outside)
+    code, err = ingest(capsys, fresh.db, fresh.data, world.data / "runs")
+    if code == 0:  # the bytes changed were unused (statistics, padding): the samples are intact
+        recorded = [row[1] for row in db_state(fresh.db)["run_contents"] if row[0].endswith(LATENCY_RUN)]
+        assert recorded == [hashlib.sha256((world.outside / "latency.csv").read_bytes()).hexdigest()]
+        return
+    assert_refused(code, err, path=parquet, line=0)
 
 
 # --- data/releases.csv and data/reference/ ----------------------------------------------------

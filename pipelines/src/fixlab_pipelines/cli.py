@@ -170,11 +170,13 @@ def _add_version(args: argparse.Namespace) -> int:
 def _export_csv(args: argparse.Namespace) -> int:
     import duckdb
 
+    from . import inputs
     from .storage import export_csv, verify_lossless
 
     parquets = sorted(args.run_dir.glob("*.parquet"))
     if len(parquets) != 1:
         raise UsageError(f"{args.run_dir}: expected one samples .parquet file, found {len(parquets)}")
+    inputs.check_regular(parquets[0], inputs.PARQUET_LIMIT)
     con = duckdb.connect()
     verify_lossless(con, parquets[0])
     target = args.output or parquets[0].with_suffix(".csv")

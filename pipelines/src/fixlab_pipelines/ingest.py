@@ -38,6 +38,8 @@ def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
             found.append(path)
         elif path.is_dir():
             found.extend(sorted(p.parent for p in path.rglob("manifest.json")))
+            # rglob does not follow links to folders; list them so that they are refused, not skipped.
+            found.extend(sorted(p for p in path.rglob("*") if p.is_symlink() and p.is_dir()))
         else:
             raise UsageError(f"{path}: no such run, campaign or runs folder")
     return found
@@ -82,9 +84,9 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
                 raise diagnose_csv(csv, kind) or e from None
         elif os.path.lexists(parquet):
             inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
+            verify_lossless(con, parquet)  # first: a damaged file is named as such, not blamed on the manifest
             stage_parquet(con, parquet, kind)
             count = check_rows(con, parquet, kind, manifest)
-            verify_lossless(con, parquet)
             samples_sha256 = stored_sha256(con, parquet)
         else:
             raise ValidationError(csv, 0, "samples-missing", f"neither {csv.name} nor {parquet.name} is there")
