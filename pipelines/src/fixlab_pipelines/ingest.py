@@ -126,7 +126,11 @@ def check_contents_unchanged(con: duckdb.DuckDBPyConnection, run_key: str, csv: 
         inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
         verify_lossless(con, parquet)  # the Parquet really holds the CSV whose hash it names
         current = stored_sha256(con, parquet)
-    if recorded is None or current != recorded[0]:
+    if recorded is None:  # a database written before contents were recorded: it is a cache, rebuild it
+        raise ValidationError(samples, 0, "samples-unrecorded",
+                              f"the database has no content hash for run {run_key}; "
+                              "rebuild it with `fixlab ingest --rebuild`")
+    if current != recorded[0]:
         raise ValidationError(samples, 0, "samples-changed",
                               f"run {run_key} is in the database with other samples; runs are immutable: "
                               "restore the samples, or give the new measurement its own run or campaign")
