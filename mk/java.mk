@@ -22,7 +22,7 @@ build-java: maven
 	  if [ -n "$$(git status --porcelain --untracked-files=no -- engine bench-runner 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
 	  echo $$commit > bench-runner/target/build-commit.txt
 
-test-java: maven
+test-java: maven venv
 	$(MVN) verify
 
 # The crash and power-loss tests with more kills than make test runs (50 acceptor and 25 initiator

@@ -25,6 +25,12 @@ from hdrh.histogram import HdrHistogram
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "data" / "runs"
 
+# What the runner's product registry writes beside name, version and commit.
+PRODUCT_REGISTRY = {
+    "fixlab": {"label": "fixlab", "order": 0, "role": "subject"},
+    "quickfixj": {"label": "QuickFIX/J", "order": 1, "role": "peer"},
+}
+
 CAMPAIGNS = {
     # campaign -> (fixlab version, fixlab commit, start time)
     "20261101T1000Z-sample": ("0.0.9", "a1b2c3d", "2026-11-01T10:00:00"),
@@ -202,7 +208,8 @@ def write_run(out: Path, campaign: str, series: Series, repetition: int) -> None
         "campaign": campaign,
         "started_at": started,
         "finished_at": finished,
-        "product": {"name": series.product, "version": product_version, "commit": product_commit},
+        "product": {"name": series.product, "version": product_version, "commit": product_commit,
+                    **PRODUCT_REGISTRY[series.product]},
         "scenario": series.scenario,
         "repetition": repetition,
         "repetitions": REPETITIONS,

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS runs (
     kind                  VARCHAR   NOT NULL,    -- 'latency' (latency_samples) | 'throughput' (throughput_points)
     started_at            TIMESTAMP NOT NULL,
     finished_at           TIMESTAMP NOT NULL,
-    product               VARCHAR   NOT NULL,    -- 'fixlab' | 'quickfixj' | 'raw-socket'
+    product               VARCHAR   NOT NULL,    -- a product id of the runner's registry (bench-runner Products)
     product_version       VARCHAR   NOT NULL,
     product_commit        VARCHAR   NOT NULL,
     scenario              VARCHAR   NOT NULL,    -- 'rtt-echo', 'throughput', 'internal-send', ...
@@ -94,6 +94,16 @@ CREATE TABLE IF NOT EXISTS hosts (
     jdk_version VARCHAR NOT NULL,
     jvm_args    VARCHAR[] NOT NULL,
     PRIMARY KEY (run_key, role)
+);
+
+-- What each run's samples and histogram were when it was ingested: runs are immutable, so
+-- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256
+-- of the runner's CSV (the same hash the Parquet's metadata keeps), hgrm_sha256 that of
+-- latency.hgrm (NULL for throughput runs).
+CREATE TABLE IF NOT EXISTS run_contents (
+    run_key        VARCHAR PRIMARY KEY,
+    samples_sha256 VARCHAR NOT NULL,
+    hgrm_sha256    VARCHAR
 );
 
 -- Every measured message of a latency run (latency.csv), in file order.

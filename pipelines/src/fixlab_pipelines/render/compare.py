@@ -20,13 +20,15 @@ STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99
 
 
 def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> list[dict[str, Any]]:
+    known = queries.products(con)
     frame = diff.compare(con, diff.Side(base.version, {"campaign": base.campaign}),
                          diff.Side(head.version, {"campaign": head.campaign}))
     out = []
     for row in frame.to_dict("records"):
         series = queries.Series(row["scenario"], row["workload_mode"], row["product"],
                                 row["head_versions"], row["configuration"],
-                                "throughput" if row["metric"] == "throughput" else "latency", 0, "")
+                                "throughput" if row["metric"] == "throughput" else "latency", 0, "",
+                                **known.get(row["product"], {}))
         supported = row["ci_low_pct"] == row["ci_low_pct"]  # NaN without two repetitions a side
         interval = f"{row['ci_low_pct']:+.1f}% to {row['ci_high_pct']:+.1f}%" if supported else None
         out.append({**row, "series": series, "interval": interval,
@@ -55,6 +57,7 @@ def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release
                     writer: FigureWriter) -> dict[str, Any]:
     rows = diff_rows(con, base, head)
     base_runs, head_runs = first_runs(con, base.campaign), first_runs(con, head.campaign)
+    labels = {product: p["product_label"] for product, p in queries.products(con).items()}
     charts = []
     for scenario in queries.SCENARIO_ORDER:
         curves = []
@@ -62,7 +65,7 @@ def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release
             if key[0] != scenario or key[2] != "fixlab" or head_runs[key]["kind"] != "latency":
                 continue
             colour = len(curves) // 2
-            label = figures.product_label(key[2], key[3], key[1])
+            label = figures.product_label(labels.get(key[2], key[2]), key[3], key[1])
             curves.append((f"{label} {base.version}", base_runs[key]["run_key"], "latency_ns", colour))
             curves.append((f"{label} {head.version}", head_runs[key]["run_key"], "latency_ns", colour))
         if curves:

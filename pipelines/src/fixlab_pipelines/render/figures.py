@@ -16,8 +16,6 @@ from typing import Any
 
 import duckdb
 
-from .queries import PRODUCT_NAMES
-
 # Buckets a latency-over-run trace is reduced to. Each keeps its min and max, so a single
 # spike in a million samples still shows as the envelope's peak.
 RUN_BUCKETS = 240
@@ -183,8 +181,8 @@ def internal_bars(title: str, bars: list[tuple[str, str, dict[str, float]]]) -> 
     return _colour(_figure(data, layout))
 
 
-def product_label(product: str, configuration: str, mode: str | None = None) -> str:
-    name = f"{PRODUCT_NAMES.get(product, product)} {configuration}"
+def product_label(product_name: str, configuration: str, mode: str | None = None) -> str:
+    name = f"{product_name} {configuration}"
     return f"{name} ({mode})" if mode else name
 
 

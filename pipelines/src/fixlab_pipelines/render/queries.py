@@ -27,10 +27,16 @@ LATENCY_STATISTICS = [
     ("p9999_ns", "99.99%"),
 ]
 
-# The order products are shown in: ours, the incumbent, the floor.
-PRODUCT_ORDER = {"fixlab": 0, "quickfixj": 1, "raw-socket": 2}
 MODE_ORDER = {"paced": 0, "closed-loop": 1, "stream": 2}
-PRODUCT_NAMES = {"fixlab": "fixlab", "quickfixj": "QuickFIX/J", "raw-socket": "raw socket"}
+
+# Each product's name on the pages, place and role, as the runner's product registry wrote them
+# into the manifests (any run of the product says it). Runs from before the registry lack them:
+# the id stands for the name, and they sort after every product that has a place.
+PRODUCTS_SQL = """SELECT product,
+           coalesce(max(manifest->>'$.product.label'), product) AS product_label,
+           coalesce(min(TRY_CAST(manifest->>'$.product.order' AS INTEGER)), 99) AS product_order,
+           coalesce(max(manifest->>'$.product.role'), 'peer') AS product_role
+    FROM runs GROUP BY product"""
 
 SCENARIO_ORDER = [
     "rtt-echo",
@@ -76,6 +82,9 @@ class Series:
     kind: str
     repetitions: int
     topology: str
+    product_label: str = ""
+    product_order: int = 99
+    product_role: str = "peer"
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -83,11 +92,11 @@ class Series:
 
     @property
     def label(self) -> str:
-        return f"{PRODUCT_NAMES.get(self.product, self.product)} {self.configuration} ({self.mode})"
+        return f"{self.product_label or self.product} {self.configuration} ({self.mode})"
 
     def sort_key(self) -> tuple:
         # Paced first: it is the mode the seed reports publish and the one with both metrics.
-        return (MODE_ORDER.get(self.mode, 9), self.mode, PRODUCT_ORDER.get(self.product, 9), self.product,
+        return (MODE_ORDER.get(self.mode, 9), self.mode, self.product_order, self.product,
                 self.configuration)
 
 
@@ -116,10 +125,11 @@ def fixlab_releases(con: duckdb.DuckDBPyConnection) -> list[Release]:
 def series(con: duckdb.DuckDBPyConnection, campaign: str) -> list[Series]:
     found = rows(
         con,
-        """SELECT scenario, workload_mode AS mode, product, any_value(product_version) AS version,
+        f"""SELECT scenario, workload_mode AS mode, product, any_value(product_version) AS version,
                   configuration, any_value(kind) AS kind, count(*) AS repetitions,
-                  string_agg(DISTINCT topology, ', ') AS topology
-           FROM runs WHERE campaign = ?
+                  string_agg(DISTINCT topology, ', ') AS topology, any_value(product_label) AS product_label,
+                  any_value(product_order) AS product_order, any_value(product_role) AS product_role
+           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE campaign = ?
            GROUP BY scenario, workload_mode, product, configuration""",
         [campaign],
     )
@@ -149,13 +159,18 @@ def configurations(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[s
     """Every distinct effective configuration of a campaign, per product."""
     found = rows(
         con,
-        """SELECT DISTINCT product, configuration, nagle, affinity, validate_checksum,
-                  validate_garbled, validate_dictionary, storage, queue, idle_strategy,
+        f"""SELECT DISTINCT product, product_label, product_order, configuration, nagle, affinity,
+                  validate_checksum, validate_garbled, validate_dictionary, storage, queue, idle_strategy,
                   socket_send_buffer, socket_receive_buffer
-           FROM runs WHERE campaign = ?""",
+           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE campaign = ?""",
         [campaign],
     )
-    return sorted(found, key=lambda c: (PRODUCT_ORDER.get(c["product"], 9), c["configuration"]))
+    return sorted(found, key=lambda c: (c["product_order"], c["product"], c["configuration"]))
+
+
+def products(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, Any]]:
+    """Product id -> product_label, product_order and product_role (see PRODUCTS_SQL)."""
+    return {r["product"]: {k: v for k, v in r.items() if k != "product"} for r in rows(con, PRODUCTS_SQL)}
 
 
 def workloads(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:

@@ -140,7 +140,7 @@ def product_comparison(groups: dict[str, list[Series]], medians: dict) -> list[d
                 ratio = value["p50_ns"] / p50(best) if best and value["p50_ns"] else None
                 rows.append({"series": s, **value, "ratio": ratio})
             out.append({"scenario": scenario, "mode": mode, "best": best, "rows": rows,
-                        "products": {s.product for s in in_mode}})
+                        "has_baseline": any(s.product_role == "baseline" for s in in_mode)})
     return out
 
 
@@ -197,7 +197,7 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
 
 def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     """The few figures a reader wants first: rtt-echo and throughput of fixlab's best."""
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"rtt_others": []}
     rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
 
     def stat(s: Series, metric: str, statistic: str) -> float | None:
@@ -207,11 +207,13 @@ def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     if ours:
         best = min(ours, key=lambda s: stat(s, "latency", "p50_ns"))
         out["rtt"] = {"series": best, **{k: stat(best, "latency", k) for k in ("p50_ns", "p99_ns", "p999_ns")}}
-        others = [s for s in rtt if s.product == "quickfixj" and stat(s, "latency", "p50_ns") is not None]
-        if others:
-            qfj = min(others, key=lambda s: stat(s, "latency", "p50_ns"))
-            out["rtt_quickfixj"] = {"series": qfj, "p50_ns": stat(qfj, "latency", "p50_ns"),
-                                    "p99_ns": stat(qfj, "latency", "p99_ns")}
+        # Every other product's best on the same machine, in the registry's order.
+        for product in dict.fromkeys(s.product for s in sorted(rtt, key=lambda s: s.product_order)):
+            mine = [s for s in rtt if s.product == product and stat(s, "latency", "p50_ns") is not None]
+            if product != "fixlab" and mine:
+                best_of = min(mine, key=lambda s: stat(s, "latency", "p50_ns"))
+                out["rtt_others"].append({"series": best_of, "p50_ns": stat(best_of, "latency", "p50_ns"),
+                                          "p99_ns": stat(best_of, "latency", "p99_ns")})
     tput = [s for s in groups.get("throughput", []) if s.product == "fixlab"
             and stat(s, "throughput", "messages_per_second") is not None]
     if tput:

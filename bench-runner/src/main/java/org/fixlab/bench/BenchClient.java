@@ -10,18 +10,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import org.fixlab.bench.client.ClientDriver;
 import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
 import org.fixlab.bench.control.ControlChannel;
-import org.fixlab.bench.fixlab.FixlabClientPeer;
-import org.fixlab.bench.quickfixj.QfjClientPeer;
-import org.fixlab.bench.raw.RawClientPeer;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
-import org.fixlab.bench.run.ProductInfo;
 import org.fixlab.bench.run.RunFolder;
 
 /**
@@ -38,7 +32,7 @@ final class BenchClient
 
     static Path run(final Options options)
     {
-        final ProductConfig config = ProductConfig.resolve(options);
+        final ProductConfig config = options.product.configure(options);
         final RunFolder folder = new RunFolder(Path.of(options.out, options.campaign), options.runId());
         final long connectDeadline = System.nanoTime() + Math.min(options.timeoutSeconds, 15) * 1_000_000_000L;
         try (ControlChannel control = ControlChannel.connect(options.host, options.controlPort, connectDeadline))
@@ -70,13 +64,13 @@ final class BenchClient
             final String placement;
             final String method;
             final Map<String, Object> sockets;
-            try (ClientPeer peer = create(options, config, replies))
+            try (ClientPeer peer = config.client(options.scenario, replies))
             {
                 peer.connect(options.host, options.port, System.nanoTime() + Math.min(options.timeoutSeconds, 30) * 1_000_000_000L);
                 placement = peer.threadPlacement();
                 method = peer.timestampMethod();
-                sockets = peer instanceof RawClientPeer raw ? raw.socketBuffers() : Map.of("send", 0, "receive", 0);
-                driver = new ClientDriver(options, peer, replies, idleStrategy(config));
+                sockets = peer.socketBuffers();
+                driver = new ClientDriver(options, peer, replies, config.clientIdle());
                 started = now();
                 if (options.scenario == Scenario.THROUGHPUT)
                 {
@@ -111,22 +105,6 @@ final class BenchClient
         }
     }
 
-    private static IdleStrategy idleStrategy(final ProductConfig config)
-    {
-        // QuickFIX/J answers on its own threads: on few cores a spinning waiter would starve them
-        return config.product == Product.QUICKFIXJ ? new YieldingIdleStrategy() : BenchServer.idleStrategy(config);
-    }
-
-    private static ClientPeer create(final Options options, final ProductConfig config, final Replies replies)
-    {
-        return switch (options.product)
-        {
-            case FIXLAB -> new FixlabClientPeer(config.engine, options.scenario, replies);
-            case QUICKFIXJ -> new QfjClientPeer(config, options.scenario, replies);
-            default -> new RawClientPeer(options.scenario, replies);
-        };
-    }
-
     private static String now()
     {
         return Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
@@ -143,11 +121,17 @@ final class BenchClient
         m.put("campaign", options.campaign);
         m.put("started_at", started);
         m.put("finished_at", finished);
-        m.put("product", ProductInfo.of(options.product));
+        final Map<String, Object> product = new LinkedHashMap<>(options.product.info());
+        product.put("label", options.product.label());
+        product.put("order", Products.order(options.product));
+        product.put("role", options.product.role());
+        m.put("product", product);
         m.put("scenario", options.scenario.id());
         m.put("repetition", options.repetition);
         m.put("repetitions", options.repetitions);
-        final Map<String, Object> configuration = config.manifestBlock(clientPlacement, server.get("thread"), sockets);
+        final Map<String, Object> configuration = config.manifestBlock(sockets);
+        configuration.put("client_thread", clientPlacement);
+        configuration.put("server_thread", server.get("thread"));
         if (!options.launcher.isBlank())
         {
             configuration.put("launcher", options.launcher);

@@ -7,11 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.fixlab.bench.control.ControlChannel;
-import org.fixlab.bench.fixlab.FixlabServerPeer;
-import org.fixlab.bench.quickfixj.QfjServerPeer;
-import org.fixlab.bench.raw.RawServerPeer;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.server.ServerPeer;
@@ -30,7 +26,7 @@ final class BenchServer
 
     static void run(final Options options)
     {
-        final ProductConfig config = ProductConfig.resolve(options);
+        final ProductConfig config = options.product.configure(options);
         checkFree(options.bind, options.port);
         final ServerSocket controlServer = ControlChannel.bind(options.bind, options.controlPort);
         System.out.printf("server ready: %s %s/%s on %s:%d (control port %d)%n", options.scenario.id(), options.product.id(),
@@ -49,7 +45,7 @@ final class BenchServer
             final int warmup = Integer.parseInt(hello.get("warmup"));
             final int messages = Integer.parseInt(hello.get("messages"));
             final ServerRecorder recorder = new ServerRecorder(warmup, messages, options.scenario.isInternal());
-            try (ServerPeer peer = create(options, config, recorder))
+            try (ServerPeer peer = config.server(options.scenario, recorder))
             {
                 peer.listen(options.bind, options.port);
                 final Map<String, String> ready = new LinkedHashMap<>();
@@ -59,7 +55,7 @@ final class BenchServer
                 control.sendMap(ready);
                 control.watchForDone();
                 recorder.start(System.nanoTime());
-                final IdleStrategy idle = idleStrategy(config);
+                final IdleStrategy idle = config.serverIdle();
                 final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
                 while (!(recorder.complete() && control.peerDone()))
                 {
@@ -87,31 +83,11 @@ final class BenchServer
         System.out.println("server done: " + options.scenario.id() + " " + options.product.id() + "/" + options.config);
     }
 
-    static IdleStrategy idleStrategy(final ProductConfig config)
-    {
-        return switch (config.product)
-        {
-            case FIXLAB -> config.engine.idleStrategy().create();
-            case QUICKFIXJ -> new SleepingMillisIdleStrategy(1);
-            default -> new org.agrona.concurrent.BusySpinIdleStrategy();
-        };
-    }
-
     private static String mismatch(final Options options, final Map<String, String> hello)
     {
         final String mine = options.scenario.id() + " " + options.product.id() + "/" + options.config;
         final String theirs = hello.get("scenario") + " " + hello.get("product") + "/" + hello.get("config");
         return mine.equals(theirs) ? null : "the server runs " + mine + " but the client asked for " + theirs;
-    }
-
-    private static ServerPeer create(final Options options, final ProductConfig config, final ServerRecorder recorder)
-    {
-        return switch (options.product)
-        {
-            case FIXLAB -> new FixlabServerPeer(config.engine, options.scenario, recorder);
-            case QUICKFIXJ -> new QfjServerPeer(config, options.scenario, recorder);
-            default -> new RawServerPeer(options.scenario, recorder);
-        };
     }
 
     /** The FIX port is only bound once the client has said what to run; refuse a port in use at start. */

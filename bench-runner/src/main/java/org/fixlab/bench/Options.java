@@ -60,7 +60,7 @@ public final class Options
             values.put(key, args[++i]);
         }
         scenario = Scenario.of(value("scenario", "rtt-echo"));
-        product = Product.of(value("product", "fixlab"));
+        product = Product.of(value("product", Products.ALL.get(0).id()));
         properties = values.get("properties");
         config = value("config", properties != null ? "custom" : product.defaultConfiguration());
         if (properties == null && !product.configurations().contains(config))
@@ -68,9 +68,10 @@ public final class Options
             throw new BenchException("unknown configuration '" + config + "' for " + product.id() + " (expected one of "
                 + String.join(", ", product.configurations()) + ")");
         }
-        if (properties != null && product != Product.FIXLAB)
+        if (properties != null && !product.takesPropertiesFile())
         {
-            throw new BenchException("--properties is an engine.properties file, only for --product fixlab");
+            throw new BenchException("--properties is an engine.properties file, only for --product "
+                + Products.ALL.stream().filter(Product::takesPropertiesFile).map(Product::id).findFirst().orElse("(none)"));
         }
         host = value("host", "127.0.0.1");
         bind = value("bind", "0.0.0.0");
@@ -79,6 +80,11 @@ public final class Options
         if (controlPort == port)
         {
             throw new BenchException("--control-port must differ from --port (" + port + ")");
+        }
+        if (!product.plays(scenario))
+        {
+            throw new BenchException(product.id() + " does not play " + scenario.id() + " (its API gives no honest place for the timestamps; "
+                + "see bench-runner/README.md)");
         }
         final boolean internal = scenario.isInternal();
         final String defaultMode = scenario == Scenario.THROUGHPUT ? "stream" : internal ? "closed-loop" : "paced";

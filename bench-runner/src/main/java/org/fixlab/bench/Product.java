@@ -1,47 +1,65 @@
 package org.fixlab.bench;
 
 import java.util.List;
+import java.util.Map;
 
-/** The products measured side by side, and the configurations each one is run in. */
-public enum Product
+/**
+ * One product measured side by side: everything the runner, the campaign plan and the pages need
+ * to know about it lives in its adapter, and the adapter is listed once, in {@link Products}.
+ * Adding a product is one new adapter (and its peers) and one line there.
+ */
+public interface Product
 {
-    FIXLAB("fixlab", List.of("balanced", "optimized", "optimized-file", "optimized-mmap")),
-    QUICKFIXJ("quickfixj", List.of("default", "optimized")),
-    RAW_SOCKET("raw-socket", List.of("busy-spin"));
+    /** The id of the command line, the run ids and the data (lower case letters, digits and dashes). */
+    String id();
 
-    private final String id;
-    private final List<String> configurations;
+    /** The name the pages print, the same on every hardware (a product name, never a machine). */
+    String label();
 
-    Product(final String id, final List<String> configurations)
+    /**
+     * What it is on the pages: "subject" (the engine this repository releases), "peer" (another FIX
+     * engine) or "baseline" (the floor every engine sits on, figures are also given as ratios to it).
+     */
+    default String role()
     {
-        this.id = id;
-        this.configurations = configurations;
+        return "peer";
     }
 
-    public String id()
+    /** Every configuration it can run in; the first is the plain one, the second (if any) the tuned one. */
+    List<String> configurations();
+
+    /** The configuration a single run uses when none is given. */
+    default String defaultConfiguration()
     {
-        return id;
+        return configurations().get(configurations().size() > 1 ? 1 : 0);
     }
 
-    public List<String> configurations()
+    /** The configurations a campaign runs for a scenario (full profile), and the fewer of the quick profile. */
+    default List<String> configurations(final Scenario scenario, final boolean full)
     {
-        return configurations;
+        return configurations();
     }
 
-    public String defaultConfiguration()
+    /** Whether its API lets the runner take this scenario's timestamps honestly. */
+    default boolean plays(final Scenario scenario)
     {
-        return configurations.get(configurations.size() > 1 ? 1 : 0);
+        return true;
     }
 
-    public static Product of(final String id)
+    /** Whether --properties (an engine.properties file) configures it instead of a named configuration. */
+    default boolean takesPropertiesFile()
     {
-        for (final Product product : values())
-        {
-            if (product.id.equals(id))
-            {
-                return product;
-            }
-        }
-        throw new BenchException("unknown product '" + id + "' (expected fixlab, quickfixj or raw-socket)");
+        return false;
+    }
+
+    /** The manifest's product block: name, version and commit, read from the jars, plus the label. */
+    Map<String, Object> info();
+
+    /** This product in the configuration the options name (checked: the name is one of {@link #configurations()}). */
+    ProductConfig configure(Options options);
+
+    static Product of(final String id)
+    {
+        return Products.of(id);
     }
 }

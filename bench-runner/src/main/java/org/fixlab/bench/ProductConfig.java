@@ -1,149 +1,63 @@
 package org.fixlab.bench;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.fixlab.engine.config.EngineConfiguration;
+import org.agrona.concurrent.IdleStrategy;
+import org.fixlab.bench.client.ClientPeer;
+import org.fixlab.bench.client.Replies;
+import org.fixlab.bench.server.ServerPeer;
+import org.fixlab.bench.server.ServerRecorder;
 
 /**
- * A product's configuration resolved from its name (or an engine.properties file), with the facts
- * the manifest's configuration block states: for fixlab the engine's effective values, for
- * QuickFIX/J and the raw socket the equivalent settings they are run with.
+ * A product in one configuration: makes its client and server peers, says how the benchmark thread
+ * waits between duty cycles, and states the facts of the manifest's configuration block.
  */
-public final class ProductConfig
+public interface ProductConfig
 {
-    public final Product product;
-    public final String name;
-    /** fixlab only. */
-    public final EngineConfiguration engine;
-    /** QuickFIX/J: FileStoreFactory (persistent) rather than MemoryStoreFactory. */
-    public final boolean qfjFileStore;
-    /** QuickFIX/J: validate against the FIX44/FIX42 data dictionary. */
-    public final boolean qfjDictionary;
+    /** The configuration's name ("optimized", "custom" for an engine.properties file). */
+    String name();
 
-    private ProductConfig(final Product product, final String name, final EngineConfiguration engine, final boolean qfjFileStore,
-        final boolean qfjDictionary)
+    ClientPeer client(Scenario scenario, Replies replies);
+
+    ServerPeer server(Scenario scenario, ServerRecorder recorder);
+
+    /** How the server's main thread waits when a duty cycle found nothing to do. */
+    IdleStrategy serverIdle();
+
+    /** How the client's benchmark thread waits for replies. */
+    default IdleStrategy clientIdle()
     {
-        this.product = product;
-        this.name = name;
-        this.engine = engine;
-        this.qfjFileStore = qfjFileStore;
-        this.qfjDictionary = qfjDictionary;
+        return serverIdle();
     }
 
-    public static ProductConfig resolve(final Options options)
-    {
-        switch (options.product)
-        {
-            case FIXLAB:
-                return new ProductConfig(options.product, options.config, loadEngine(options), false, false);
-            case QUICKFIXJ:
-                final boolean optimized = options.config.equals("optimized");
-                return new ProductConfig(options.product, options.config, null, !optimized, !optimized);
-            default:
-                return new ProductConfig(options.product, options.config, null, false, false);
-        }
-    }
+    /**
+     * The configuration block of the manifest: name, nagle, affinity, validation, storage, queue,
+     * idle_strategy, socket_buffers and threading (data contract v1), then the product's own details.
+     * {@code sockets} are the buffer sizes the client peer measured, for products that expose them.
+     */
+    Map<String, Object> manifestBlock(Map<String, Object> sockets);
 
-    private static EngineConfiguration loadEngine(final Options options)
-    {
-        try
-        {
-            if (options.properties != null)
-            {
-                final Path file = Path.of(options.properties);
-                if (!Files.isReadable(file))
-                {
-                    throw new BenchException("--properties " + file + ": no such readable file");
-                }
-                return EngineConfiguration.load(file);
-            }
-            final String resource = "/etc/" + options.config + "/engine.properties";
-            try (InputStream in = ProductConfig.class.getResourceAsStream(resource))
-            {
-                if (in == null)
-                {
-                    throw new BenchException("configuration " + options.config + ": " + resource + " is not on the classpath");
-                }
-                return EngineConfiguration.load(in, "bench-runner/etc/" + options.config + "/engine.properties");
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new BenchException("cannot read the engine configuration: " + ex.getMessage(), ex);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new BenchException("engine configuration: " + ex.getMessage(), ex);
-        }
-    }
-
-    /** The configuration block of the manifest (data contract v1 keys first, then the details). */
-    public Map<String, Object> manifestBlock(final String clientPlacement, final String serverPlacement, final Map<String, Object> sockets)
+    /** The data contract's keys of {@link #manifestBlock}, in its order; the product adds its details after. */
+    static Map<String, Object> contractBlock(final String name, final boolean nagle, final boolean affinity,
+        final Map<String, Object> validation, final String storage, final String queue, final String idleStrategy,
+        final Map<String, Object> sockets, final String threading)
     {
         final Map<String, Object> block = new LinkedHashMap<>();
         block.put("name", name);
-        switch (product)
-        {
-            case FIXLAB -> {
-                block.put("nagle", !engine.bool("tcpNoDelay"));
-                block.put("affinity", engine.bool("cpuAffinity"));
-                block.put("validation", validation(engine.bool("validateChecksum"), engine.bool("validateGarbledMessage"),
-                    engine.bool("validateDictionary")));
-                block.put("storage", engine.storeType());
-                block.put("queue", "memory");
-                block.put("idle_strategy", engine.idleStrategy().key());
-                block.put("socket_buffers", Map.of("send", engine.integer("socketSendBufferSize"), "receive",
-                    engine.integer("socketReceiveBufferSize")));
-                block.put("threading", "one benchmark thread per process calls engine.poll(); no engine thread");
-                final Map<String, String> effective = new LinkedHashMap<>(engine.effectiveValues());
-                effective.put("storeDirectory", "(a temporary directory per process)");
-                block.put("engine", effective);
-            }
-            case QUICKFIXJ -> {
-                block.put("nagle", false);
-                block.put("affinity", false);
-                block.put("validation", validation(true, true, qfjDictionary));
-                block.put("storage", qfjFileStore ? "file" : "memory");
-                block.put("queue", "memory");
-                block.put("idle_strategy", "blocking (MINA selector thread, QuickFIX/J message-processor queue)");
-                block.put("socket_buffers", sockets);
-                block.put("threading", "SocketInitiator/SocketAcceptor with SingleThreadedEventHandlingStrategy");
-                block.put("quickfixj", qfjSettingsFacts());
-            }
-            default -> {
-                block.put("nagle", false);
-                block.put("affinity", false);
-                block.put("validation", validation(false, false, false));
-                block.put("storage", "none");
-                block.put("queue", "none");
-                block.put("idle_strategy", "busy-spin");
-                block.put("socket_buffers", sockets);
-                block.put("threading", "one thread per process, non-blocking java.nio SocketChannel read in a spin loop");
-            }
-        }
-        block.put("client_thread", clientPlacement);
-        block.put("server_thread", serverPlacement);
+        block.put("nagle", nagle);
+        block.put("affinity", affinity);
+        block.put("validation", validation);
+        block.put("storage", storage);
+        block.put("queue", queue);
+        block.put("idle_strategy", idleStrategy);
+        block.put("socket_buffers", sockets);
+        block.put("threading", threading);
         return block;
     }
 
-    public Map<String, String> qfjSettingsFacts()
-    {
-        final Map<String, String> facts = new LinkedHashMap<>();
-        facts.put("MessageStoreFactory", qfjFileStore ? "FileStoreFactory" : "MemoryStoreFactory");
-        facts.put("UseDataDictionary", qfjDictionary ? "Y" : "N");
-        facts.put("SocketTcpNoDelay", "Y");
-        facts.put("ResetOnLogon", "Y");
-        facts.put("PersistMessages", qfjFileStore ? "Y" : "N");
-        facts.put("LogFactory", "ScreenLogFactory(false, false, false)");
-        return facts;
-    }
-
-    private static Map<String, Object> validation(final boolean checksum, final boolean garbled, final boolean dictionary)
+    /** The validation sub-block of {@link #manifestBlock}. */
+    static Map<String, Object> validation(final boolean checksum, final boolean garbled, final boolean dictionary)
     {
         final Map<String, Object> v = new LinkedHashMap<>();
         v.put("checksum", checksum);

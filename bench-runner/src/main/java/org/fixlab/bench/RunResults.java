@@ -33,6 +33,11 @@ final class RunResults
         };
     }
 
+    /** The measured samples of a latency run: when each order was sent (from the first), its latency, and its latency from when it was due. */
+    record Latencies(long[] sendNs, long[] latency, long[] fromIntended)
+    {
+    }
+
     static Map<String, Object> write(final Path dir, final Options options, final ClientDriver driver, final Replies replies,
         final Map<String, long[]> server) throws IOException
     {
@@ -43,32 +48,14 @@ final class RunResults
         }
         else
         {
-            final int n = options.messages;
-            final int w = options.warmup;
-            final long[] send = new long[n];
-            final long[] latency = new long[n];
-            final long[] intended = new long[n];
-            final long base = options.scenario.isInternal() ? driver.sendNanos[w] : driver.intendedNanos[w];
-            for (int j = 0; j < n; j++)
+            final long[] callbacks = new long[options.warmup + options.messages];
+            for (int i = 0; i < callbacks.length; i++)
             {
-                final int k = w + j;
-                send[j] = driver.sendNanos[k] - base;
-                latency[j] = switch (options.scenario)
-                {
-                    case INTERNAL_SEND -> driver.writeNanos[k] - driver.sendNanos[k];
-                    case INTERNAL_RECEIVE -> server.get("t4")[k] - server.get("t3")[k];
-                    case INTERNAL_RECEIVE_SEND -> server.get("t2")[k] - server.get("t3")[k];
-                    case INTERNAL_SEND_RECEIVE -> server.get("t4")[k] - driver.sendNanos[k];
-                    default -> replies.callbackNanos(k) - driver.sendNanos[k];
-                };
-                intended[j] = options.scenario.isInternal() || !options.paced() ? latency[j] : replies.callbackNanos(k) - driver.intendedNanos[k];
-                if (latency[j] < 0)
-                {
-                    throw new BenchException(options.scenario.id() + ": message " + j + " has a negative latency (" + latency[j]
-                        + " ns); a timestamp was not taken");
-                }
+                callbacks[i] = i < replies.count() ? replies.callbackNanos(i) : 0;
             }
-            results = Samples.writeLatency(dir, send, latency, intended, n);
+            final Latencies l = latencies(options.scenario, options.paced(), options.warmup, options.messages, driver.sendNanos,
+                driver.intendedNanos, driver.writeNanos, callbacks, server);
+            results = Samples.writeLatency(dir, l.sendNs(), l.latency(), l.fromIntended(), options.messages);
         }
         final double messages = options.messages;
         results.put("allocated_bytes_per_message", driver.allocatedBytes < 0 ? null : round(driver.allocatedBytes / messages));
@@ -77,6 +64,40 @@ final class RunResults
         results.put("allocation_scope", "ThreadMXBean#getThreadAllocatedBytes over the measured messages: client = the benchmark thread "
             + "(sends, and for polled products receives); server = the thread running the application callbacks");
         return results;
+    }
+
+    /**
+     * The scenario's latency per measured message (the {@code warmup} first are dropped), from the client's
+     * timestamps (t1 send, due time, t2 write, t4 reply callback) and the server's arrays (t2, t3, t4 by order).
+     * Send times count from the first measured send, or from when it was due for paced round trips.
+     */
+    static Latencies latencies(final Scenario scenario, final boolean paced, final int warmup, final int n, final long[] sendNanos,
+        final long[] intendedNanos, final long[] writeNanos, final long[] callbackNanos, final Map<String, long[]> server)
+    {
+        final long[] send = new long[n];
+        final long[] latency = new long[n];
+        final long[] intended = new long[n];
+        final long base = scenario.isInternal() ? sendNanos[warmup] : intendedNanos[warmup];
+        for (int j = 0; j < n; j++)
+        {
+            final int k = warmup + j;
+            send[j] = sendNanos[k] - base;
+            latency[j] = switch (scenario)
+            {
+                case INTERNAL_SEND -> writeNanos[k] - sendNanos[k];
+                case INTERNAL_RECEIVE -> server.get("t4")[k] - server.get("t3")[k];
+                case INTERNAL_RECEIVE_SEND -> server.get("t2")[k] - server.get("t3")[k];
+                case INTERNAL_SEND_RECEIVE -> server.get("t4")[k] - sendNanos[k];
+                default -> callbackNanos[k] - sendNanos[k];
+            };
+            intended[j] = scenario.isInternal() || !paced ? latency[j] : callbackNanos[k] - intendedNanos[k];
+            if (latency[j] < 0)
+            {
+                throw new BenchException(scenario.id() + ": message " + j + " has a negative latency (" + latency[j]
+                    + " ns); a timestamp was not taken");
+            }
+        }
+        return new Latencies(send, latency, intended);
     }
 
     private static double round(final double v)

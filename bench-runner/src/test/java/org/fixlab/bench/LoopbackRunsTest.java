@@ -13,8 +13,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,28 +25,31 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A small real run of every scenario for every product over loopback TCP (server on a thread of
- * this JVM, client on the test thread), each writing a run folder that must follow the contract.
+ * this JVM, client on the test thread), each writing a run folder that must follow the contract;
+ * then the pipeline ingests every folder the class wrote.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LoopbackRunsTest
 {
     private static final int MESSAGES = 300;
 
     @TempDir
-    Path out;
+    static Path out;
 
     static Stream<Arguments> scenarioAndProduct()
     {
         final List<Arguments> cases = new ArrayList<>();
         for (final Scenario scenario : Scenario.values())
         {
-            cases.add(Arguments.of(scenario, Product.FIXLAB, scenario.isInternal() ? "optimized-file" : "balanced"));
-            cases.add(Arguments.of(scenario, Product.QUICKFIXJ, scenario == Scenario.RTT_ECHO ? "default" : "optimized"));
-            cases.add(Arguments.of(scenario, Product.RAW_SOCKET, "busy-spin"));
+            cases.add(Arguments.of(scenario, Product.of("fixlab"), scenario.isInternal() ? "optimized-file" : "balanced"));
+            cases.add(Arguments.of(scenario, Product.of("quickfixj"), scenario == Scenario.RTT_ECHO ? "default" : "optimized"));
+            cases.add(Arguments.of(scenario, Product.of("raw-socket"), "busy-spin"));
         }
-        cases.add(Arguments.of(Scenario.RTT_ECHO, Product.FIXLAB, "optimized-mmap"));
+        cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-mmap"));
         return cases.stream();
     }
 
+    @Order(1)
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("scenarioAndProduct")
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -55,35 +60,53 @@ class LoopbackRunsTest
     }
 
     @Test
+    @Order(1)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void closedLoopLatencyFromIntendedEqualsLatency() throws Exception
     {
-        final Path run = run(Scenario.RTT_ECHO, Product.FIXLAB, "optimized", "c", List.of("--mode", "closed-loop"));
+        final Path run = run(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized", "c", List.of("--mode", "closed-loop"));
         for (final String line : Files.readAllLines(run.resolve("latency.csv")).subList(1, MESSAGES + 1))
         {
             final String[] v = line.split(",");
             assertEquals(v[2], v[3], line);
         }
-        assertTrue(Files.readString(run.resolve("manifest.json")).contains("\"mode\": \"closed-loop\""));
+        assertEquals("closed-loop", RunFolderAssertions.manifest(run).at("/workload/mode").asText());
     }
 
-    /** The pipeline's own validation, when the Python side is installed next to this module. */
+    /** The pipeline's own validation of every run folder written above (make test-java builds the .venv first). */
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void pipelineIngestsTheRunFolders() throws Exception
+    @Order(2)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void pipelineIngestsEveryRunFolder() throws Exception
     {
         final Path fixlab = Path.of("..", ".venv", "bin", "fixlab").toAbsolutePath().normalize();
-        Assumptions.assumeTrue(Files.isExecutable(fixlab), "no " + fixlab + " (run make venv to add this check)");
-        run(Scenario.RTT_ECHO, Product.RAW_SOCKET, "busy-spin", "ingest", List.of());
-        run(Scenario.THROUGHPUT, Product.FIXLAB, "optimized", "ingest", List.of());
+        assertTrue(Files.isExecutable(fixlab), "no " + fixlab + ": run make venv (make test-java does) to check the runs with the pipeline");
+        final long folders;
+        try (Stream<Path> campaigns = Files.list(out))
+        {
+            folders = campaigns.filter(Files::isDirectory).mapToLong(LoopbackRunsTest::runFolders).sum();
+        }
+        assertTrue(folders >= scenarioAndProduct().count(), "the runs above wrote their folders (" + folders + ")");
         final Process ingest = new ProcessBuilder(fixlab.toString(), "ingest", "--db", out.resolve("x.duckdb").toString(), "--keep-csv",
-            out.resolve("ingest").toString()).redirectErrorStream(true).start();
+            out.toString()).redirectErrorStream(true).start();
         final String output = new String(ingest.getInputStream().readAllBytes());
         assertEquals(0, ingest.waitFor(), output);
-        assertTrue(output.contains("2 runs ingested"), output);
+        assertTrue(output.contains(folders + " runs ingested"), output);
     }
 
-    private Path run(final Scenario scenario, final Product product, final String config, final String campaign, final List<String> extra)
+    private static long runFolders(final Path campaign)
+    {
+        try (Stream<Path> runs = Files.list(campaign))
+        {
+            return runs.filter(p -> Files.isRegularFile(p.resolve("manifest.json"))).count();
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private static Path run(final Scenario scenario, final Product product, final String config, final String campaign, final List<String> extra)
         throws Exception
     {
         final int port = freePortPair();

@@ -7,34 +7,58 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** What every run folder must hold, checked as the data contract states it. */
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** What every run folder must hold, checked as the data contract states it: the manifest parsed, the samples counted. */
 final class RunFolderAssertions
 {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern TOTAL_COUNT = Pattern.compile("Total count\\s*=\\s*(\\d+)");
+
     private RunFolderAssertions()
     {
     }
 
+    static JsonNode manifest(final Path run) throws IOException
+    {
+        return JSON.readTree(Files.readString(run.resolve("manifest.json")));
+    }
+
     static void assertValid(final Path run, final Scenario scenario, final int messages) throws IOException
     {
-        final String manifest = Files.readString(run.resolve("manifest.json"));
-        for (final String key : List.of("schema_version", "run_id", "campaign", "started_at", "finished_at", "product", "scenario",
-            "repetition", "repetitions", "configuration", "nagle", "affinity", "validation", "storage", "queue", "idle_strategy",
-            "socket_buffers", "workload", "warmup_messages", "message_type", "bytes", "fix_version", "topology", "hardware",
-            "cpu_model", "ram_bytes", "kernel", "nic", "jdk_vendor", "jvm_args", "reproduce", "commands", "results"))
+        final JsonNode manifest = manifest(run);
+        for (final String path : List.of("/schema_version", "/run_id", "/campaign", "/started_at", "/finished_at", "/product/name",
+            "/product/version", "/product/commit", "/product/label", "/product/order", "/product/role", "/scenario", "/repetition",
+            "/repetitions", "/configuration/name", "/configuration/nagle", "/configuration/affinity", "/configuration/validation/checksum",
+            "/configuration/validation/garbled", "/configuration/validation/dictionary", "/configuration/storage",
+            "/configuration/queue", "/configuration/idle_strategy", "/configuration/socket_buffers/send",
+            "/configuration/socket_buffers/receive", "/workload/mode", "/workload/messages", "/workload/warmup_messages",
+            "/workload/message_type", "/workload/bytes", "/workload/fix_version", "/topology/kind", "/hardware/hosts/0/cpu_model",
+            "/hardware/hosts/0/ram_bytes", "/hardware/hosts/0/kernel", "/hardware/hosts/0/nic", "/hardware/hosts/0/jdk_vendor",
+            "/hardware/hosts/0/jvm_args", "/hardware/hosts/1/cpu_model", "/reproduce/commands/0", "/results", "/measurement/timestamps"))
         {
-            assertTrue(manifest.contains("\"" + key + "\""), run + ": manifest has " + key);
+            assertTrue(!manifest.at(path).isMissingNode() && !manifest.at(path).isNull(), run + ": manifest has " + path);
         }
-        assertTrue(manifest.contains("\"scenario\": \"" + scenario.id() + "\""), manifest);
-        assertTrue(manifest.contains("\"role\": \"server\"") && manifest.contains("\"role\": \"client\""), "both hosts");
-        assertTrue(manifest.contains("bench-runner/bin/run"), "reproduce commands name the bin scripts");
+        assertEquals(1, manifest.get("schema_version").asInt());
+        assertEquals(scenario.id(), manifest.get("scenario").asText());
+        assertEquals(run.getFileName().toString(), manifest.get("run_id").asText());
+        assertEquals(Product.of(manifest.at("/product/name").asText()).label(), manifest.at("/product/label").asText());
+        assertEquals(List.of("server", "client"), List.of(manifest.at("/topology/hosts/0/role").asText(),
+            manifest.at("/topology/hosts/1/role").asText()), "both hosts");
+        assertEquals(messages, manifest.at("/workload/messages").asInt());
+        assertTrue(manifest.at("/reproduce/commands/0").asText().contains("bench-runner/bin/run"), "reproduce commands name the bin scripts");
         final boolean throughput = scenario == Scenario.THROUGHPUT;
         final List<String> lines = Files.readAllLines(run.resolve(throughput ? "throughput.csv" : "latency.csv"));
         if (throughput)
         {
             assertEquals("elapsed_ns,messages", lines.get(0));
             assertEquals(Integer.toString(messages), lines.get(lines.size() - 1).split(",")[1], "last progress point is the total");
-            assertTrue(manifest.contains("\"messages_per_second\""));
+            assertEquals(messages, manifest.at("/results/messages").asLong());
+            assertTrue(manifest.at("/results/messages_per_second").asDouble() > 0);
         }
         else
         {
@@ -46,9 +70,11 @@ final class RunFolderAssertions
                 assertEquals(4, v.length, line);
                 assertTrue(Long.parseLong(v[3]) >= Long.parseLong(v[2]) && Long.parseLong(v[2]) >= 0, line);
             }
-            final String hgrm = Files.readString(run.resolve("latency.hgrm"));
-            assertTrue(hgrm.contains("Total count    =" + String.format("%13d", messages)) || hgrm.contains("Total count"), hgrm);
-            assertTrue(manifest.contains("\"p99_ns\""));
+            final Matcher total = TOTAL_COUNT.matcher(Files.readString(run.resolve("latency.hgrm")));
+            assertTrue(total.find(), "latency.hgrm states its total count");
+            assertEquals(messages, Long.parseLong(total.group(1)), "latency.hgrm counts every measured message");
+            assertEquals(messages, manifest.at("/results/samples").asLong());
+            assertTrue(manifest.at("/results/p99_ns").asLong() >= manifest.at("/results/p50_ns").asLong());
         }
         try (var siblings = Files.list(run.getParent()))
         {

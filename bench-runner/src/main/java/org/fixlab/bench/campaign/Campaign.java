@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Product;
+import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
 
 /**
@@ -40,7 +41,7 @@ public final class Campaign
         int portBase = 9880;
         int repetitions = 0;
         List<Scenario> scenarios = Arrays.asList(Scenario.values());
-        List<Product> products = Arrays.asList(Product.values());
+        List<Product> products = Products.ALL;
         for (int i = 0; i < args.length; i++)
         {
             final String key = args[i];

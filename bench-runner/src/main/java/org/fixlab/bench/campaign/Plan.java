@@ -44,7 +44,11 @@ final class Plan
                 {
                     for (final Product product : products)
                     {
-                        for (final String config : configurations(product, scenario, full))
+                        if (!product.plays(scenario))
+                        {
+                            continue;
+                        }
+                        for (final String config : product.configurations(scenario, full))
                         {
                             runs.add(run(scenario, mode, product, config, r, repetitions, full));
                         }
@@ -62,26 +66,6 @@ final class Plan
             return List.of("paced", "closed-loop");
         }
         return List.of(scenario == Scenario.THROUGHPUT ? "stream" : scenario.isInternal() ? "closed-loop" : "paced");
-    }
-
-    /**
-     * Every configuration of a product; the file and mapped fixlab stores only where the seed measured them
-     * (internal points). The quick profile keeps fixlab's in-memory and mapped stores and one QuickFIX/J
-     * configuration per internal point, so a whole quick campaign stays under 3 minutes here.
-     */
-    private static List<String> configurations(final Product product, final Scenario scenario, final boolean full)
-    {
-        if (product == Product.FIXLAB)
-        {
-            return scenario.isInternal()
-                ? (full ? product.configurations() : List.of("optimized", "optimized-mmap"))
-                : List.of("balanced", "optimized");
-        }
-        if (product == Product.QUICKFIXJ && scenario.isInternal() && !full)
-        {
-            return List.of("optimized");
-        }
-        return product.configurations();
     }
 
     private static Run run(final Scenario scenario, final String mode, final Product product, final String config, final int r,

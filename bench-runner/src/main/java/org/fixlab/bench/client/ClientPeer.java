@@ -31,6 +31,12 @@ public interface ClientPeer extends AutoCloseable
         return "unpinned";
     }
 
+    /** Socket buffer sizes actually in effect, when the product lets us read them. */
+    default java.util.Map<String, Object> socketBuffers()
+    {
+        return java.util.Map.of("send", 0, "receive", 0);
+    }
+
     @Override
     void close();
 }

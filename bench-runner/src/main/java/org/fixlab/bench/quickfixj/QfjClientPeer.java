@@ -2,7 +2,6 @@ package org.fixlab.bench.quickfixj;
 
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Orders;
-import org.fixlab.bench.ProductConfig;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
@@ -21,7 +20,7 @@ import quickfix.field.MsgType;
  */
 public final class QfjClientPeer extends ApplicationAdapter implements ClientPeer
 {
-    private final ProductConfig config;
+    private final QuickfixjProduct.Config config;
     private final Scenario scenario;
     private final Replies replies;
     private final QfjSupport.TimestampFilter filter = new QfjSupport.TimestampFilter();
@@ -32,7 +31,7 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
     private SocketInitiator initiator;
     private Session out;
 
-    public QfjClientPeer(final ProductConfig config, final Scenario scenario, final Replies replies)
+    public QfjClientPeer(final QuickfixjProduct.Config config, final Scenario scenario, final Replies replies)
     {
         this.config = config;
         this.scenario = scenario;

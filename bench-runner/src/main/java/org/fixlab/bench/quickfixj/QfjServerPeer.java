@@ -2,7 +2,6 @@ package org.fixlab.bench.quickfixj;
 
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Orders;
-import org.fixlab.bench.ProductConfig;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.server.ServerPeer;
 import org.fixlab.bench.server.ServerRecorder;
@@ -24,7 +23,7 @@ import quickfix.field.MsgType;
  */
 public final class QfjServerPeer extends ApplicationAdapter implements ServerPeer
 {
-    private final ProductConfig config;
+    private final QuickfixjProduct.Config config;
     private final Scenario scenario;
     private final ServerRecorder recorder;
     private final QfjSupport.TimestampFilter filter = new QfjSupport.TimestampFilter();
@@ -36,7 +35,7 @@ public final class QfjServerPeer extends ApplicationAdapter implements ServerPee
     private int execId;
     private volatile String failure;
 
-    public QfjServerPeer(final ProductConfig config, final Scenario scenario, final ServerRecorder recorder)
+    public QfjServerPeer(final QuickfixjProduct.Config config, final Scenario scenario, final ServerRecorder recorder)
     {
         this.config = config;
         this.scenario = scenario;

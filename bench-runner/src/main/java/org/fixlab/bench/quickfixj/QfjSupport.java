@@ -7,7 +7,6 @@ import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteRequest;
 import org.fixlab.bench.BenchException;
-import org.fixlab.bench.ProductConfig;
 
 import quickfix.DefaultMessageFactory;
 import quickfix.FileStoreFactory;
@@ -58,7 +57,7 @@ final class QfjSupport
         + "(bytes read), t4 System.nanoTime() in Application.fromApp";
 
     /** The sessions of one side: the client (initiator) connects to host:port, the server (acceptor) listens on it. */
-    static SessionSettings settings(final ProductConfig config, final boolean initiator, final String host, final int port,
+    static SessionSettings settings(final QuickfixjProduct.Config config, final boolean initiator, final String host, final int port,
         final SessionID... ids)
     {
         final SessionSettings settings = new SessionSettings();
@@ -76,10 +75,10 @@ final class QfjSupport
             settings.setString(id, "StartTime", "00:00:00");
             settings.setString(id, "EndTime", "00:00:00");
             settings.setString(id, "NonStopSession", "Y");
-            settings.setString(id, "UseDataDictionary", config.qfjDictionary ? "Y" : "N");
+            settings.setString(id, "UseDataDictionary", config.dictionary() ? "Y" : "N");
             settings.setString(id, "DataDictionary", id.getBeginString().replace(".", "") + ".xml");
             settings.setString(id, "ResetOnLogon", "Y");
-            settings.setString(id, "PersistMessages", config.qfjFileStore ? "Y" : "N");
+            settings.setString(id, "PersistMessages", config.fileStore() ? "Y" : "N");
             settings.setString(id, "FileStorePath", store.toString());
             settings.setString(id, "SocketTcpNoDelay", "Y");
             settings.setString(id, "HeartBtInt", "30");
@@ -91,9 +90,9 @@ final class QfjSupport
         return settings;
     }
 
-    static MessageStoreFactory store(final ProductConfig config, final SessionSettings settings)
+    static MessageStoreFactory store(final QuickfixjProduct.Config config, final SessionSettings settings)
     {
-        return config.qfjFileStore ? new FileStoreFactory(settings) : new MemoryStoreFactory();
+        return config.fileStore() ? new FileStoreFactory(settings) : new MemoryStoreFactory();
     }
 
     static ScreenLogFactory silentLog()

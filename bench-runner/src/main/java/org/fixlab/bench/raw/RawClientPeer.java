@@ -152,6 +152,7 @@ public final class RawClientPeer implements ClientPeer
         return sizes;
     }
 
+    @Override
     public Map<String, Object> socketBuffers()
     {
         return buffers(out);

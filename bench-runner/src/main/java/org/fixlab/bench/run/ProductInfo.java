@@ -1,43 +1,17 @@
 package org.fixlab.bench.run;
 
 import java.io.InputStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Properties;
 
-import org.fixlab.bench.Product;
-
-/** Name, version and commit of the product measured, read from the jars and the checkout, not typed in. */
+/** Versions and commits of the products measured, read from the jars and the checkout, not typed in. */
 public final class ProductInfo
 {
     private ProductInfo()
     {
     }
 
-    public static Map<String, Object> of(final Product product)
-    {
-        final Map<String, Object> info = new LinkedHashMap<>();
-        info.put("name", product.id());
-        switch (product)
-        {
-            case QUICKFIXJ -> {
-                info.put("version", mavenVersion("org.quickfixj", "quickfixj-core", quickfix.Session.class));
-                info.put("commit", "maven-central");
-            }
-            case FIXLAB -> {
-                info.put("version", mavenVersion("org.fixlab", "fixlab-engine", org.fixlab.engine.FixEngine.class));
-                info.put("commit", gitCommit());
-            }
-            default -> {
-                // the baseline is the runner's own code: it is versioned with the runner
-                info.put("version", mavenVersion("org.fixlab", "fixlab-engine", org.fixlab.engine.FixEngine.class));
-                info.put("commit", gitCommit());
-            }
-        }
-        return info;
-    }
-
-    static String mavenVersion(final String group, final String artifact, final Class<?> inJar)
+    /** The version of a Maven artifact, from the pom.properties inside the jar that holds {@code inJar}. */
+    public static String mavenVersion(final String group, final String artifact, final Class<?> inJar)
     {
         final String resource = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
         try (InputStream in = inJar.getResourceAsStream(resource))

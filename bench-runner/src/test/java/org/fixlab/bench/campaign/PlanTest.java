@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.fixlab.bench.Product;
+import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class PlanTest
 {
     private static final List<Scenario> ALL_SCENARIOS = Arrays.asList(Scenario.values());
-    private static final List<Product> ALL_PRODUCTS = Arrays.asList(Product.values());
+    private static final List<Product> ALL_PRODUCTS = Products.ALL;
 
     @Test
     void fullProfileRunsEveryConfigurationThreeTimesWithTheSeedRateAndStream()
@@ -37,7 +38,7 @@ class PlanTest
     @Test
     void repetitionsInterleaveProductsSoDriftHitsThemAlike()
     {
-        final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.FIXLAB, Product.RAW_SOCKET), 2);
+        final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab"), Product.of("raw-socket")), 2);
 
         final List<String> order = runs.stream()
             .map(run -> run.repetition() + " " + run.mode() + " " + run.product().id() + "/" + run.config())

@@ -1,0 +1,157 @@
+package org.fixlab.bench.fixlab;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.fixlab.bench.BenchException;
+import org.fixlab.bench.Options;
+import org.fixlab.bench.Product;
+import org.fixlab.bench.ProductConfig;
+import org.fixlab.bench.Scenario;
+import org.fixlab.bench.client.ClientPeer;
+import org.fixlab.bench.client.Replies;
+import org.fixlab.bench.run.ProductInfo;
+import org.fixlab.bench.server.ServerPeer;
+import org.fixlab.bench.server.ServerRecorder;
+import org.fixlab.engine.FixEngine;
+import org.fixlab.engine.config.EngineConfiguration;
+
+/** fixlab, the engine of this repository: configured by the engine.properties of bench-runner/etc/NAME/. */
+public final class FixlabProduct implements Product
+{
+    @Override
+    public String id()
+    {
+        return "fixlab";
+    }
+
+    @Override
+    public String label()
+    {
+        return "fixlab";
+    }
+
+    @Override
+    public String role()
+    {
+        return "subject";
+    }
+
+    @Override
+    public List<String> configurations()
+    {
+        return List.of("balanced", "optimized", "optimized-file", "optimized-mmap");
+    }
+
+    /**
+     * The file and mapped stores only where the seed measured them (internal points); the quick profile
+     * keeps the in-memory and mapped stores there.
+     */
+    @Override
+    public List<String> configurations(final Scenario scenario, final boolean full)
+    {
+        if (!scenario.isInternal())
+        {
+            return List.of("balanced", "optimized");
+        }
+        return full ? configurations() : List.of("optimized", "optimized-mmap");
+    }
+
+    @Override
+    public boolean takesPropertiesFile()
+    {
+        return true;
+    }
+
+    @Override
+    public Map<String, Object> info()
+    {
+        final Map<String, Object> info = new LinkedHashMap<>();
+        info.put("name", id());
+        info.put("version", ProductInfo.mavenVersion("org.fixlab", "fixlab-engine", FixEngine.class));
+        info.put("commit", ProductInfo.gitCommit());
+        return info;
+    }
+
+    @Override
+    public ProductConfig configure(final Options options)
+    {
+        return new Config(options.config, loadEngine(options));
+    }
+
+    private static EngineConfiguration loadEngine(final Options options)
+    {
+        try
+        {
+            if (options.properties != null)
+            {
+                final Path file = Path.of(options.properties);
+                if (!Files.isReadable(file))
+                {
+                    throw new BenchException("--properties " + file + ": no such readable file");
+                }
+                return EngineConfiguration.load(file);
+            }
+            final String resource = "/etc/" + options.config + "/engine.properties";
+            try (InputStream in = FixlabProduct.class.getResourceAsStream(resource))
+            {
+                if (in == null)
+                {
+                    throw new BenchException("configuration " + options.config + ": " + resource + " is not on the classpath");
+                }
+                return EngineConfiguration.load(in, "bench-runner/etc/" + options.config + "/engine.properties");
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new BenchException("cannot read the engine configuration: " + ex.getMessage(), ex);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new BenchException("engine configuration: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** One engine configuration; both peers poll the engine on the benchmark thread with its idle strategy. */
+    record Config(String name, EngineConfiguration engine) implements ProductConfig
+    {
+        @Override
+        public ClientPeer client(final Scenario scenario, final Replies replies)
+        {
+            return new FixlabClientPeer(engine, scenario, replies);
+        }
+
+        @Override
+        public ServerPeer server(final Scenario scenario, final ServerRecorder recorder)
+        {
+            return new FixlabServerPeer(engine, scenario, recorder);
+        }
+
+        @Override
+        public IdleStrategy serverIdle()
+        {
+            return engine.idleStrategy().create();
+        }
+
+        @Override
+        public Map<String, Object> manifestBlock(final Map<String, Object> sockets)
+        {
+            final Map<String, Object> block = ProductConfig.contractBlock(name, !engine.bool("tcpNoDelay"), engine.bool("cpuAffinity"),
+                ProductConfig.validation(engine.bool("validateChecksum"), engine.bool("validateGarbledMessage"),
+                    engine.bool("validateDictionary")),
+                engine.storeType(), "memory", engine.idleStrategy().key(),
+                Map.of("send", engine.integer("socketSendBufferSize"), "receive", engine.integer("socketReceiveBufferSize")),
+                "one benchmark thread per process calls engine.poll(); no engine thread");
+            final Map<String, String> effective = new LinkedHashMap<>(engine.effectiveValues());
+            effective.put("storeDirectory", "(a temporary directory per process)");
+            block.put("engine", effective);
+            return block;
+        }
+    }
+}
