@@ -88,6 +88,7 @@ final class TlsChannel
                 netIn.compact();
             }
             produced += result.bytesProduced();
+            noteHandshake(result);
             if (advanceHandshake(result.getHandshakeStatus()))
             {
                 continue;
@@ -146,13 +147,10 @@ final class TlsChannel
                 flushCiphertext();
                 throw new SSLException("the TLS session is closed");
             }
+            noteHandshake(result);
             if (result.getHandshakeStatus() == HandshakeStatus.NEED_TASK)
             {
                 runDelegatedTasks();
-            }
-            else if (result.getHandshakeStatus() == HandshakeStatus.FINISHED)
-            {
-                handshakeDone = true;
             }
             if (result.bytesConsumed() == 0 && result.bytesProduced() == 0)
             {
@@ -187,11 +185,22 @@ final class TlsChannel
             case NEED_WRAP:
                 write(NO_DATA);
                 return !netOut.hasRemaining() && engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP;
-            case FINISHED:
-                handshakeDone = true;
-                return false;
             default:
                 return false;
+        }
+    }
+
+    /**
+     * FINISHED is reported once, by the call that completes the handshake, and with TLS 1.3 not
+     * always (JDK-8240871): a successful call that is no longer handshaking also means done.
+     */
+    private void noteHandshake(final SSLEngineResult result)
+    {
+        final HandshakeStatus status = result.getHandshakeStatus();
+        if (status == HandshakeStatus.FINISHED ||
+            (status == HandshakeStatus.NOT_HANDSHAKING && result.getStatus() == SSLEngineResult.Status.OK))
+        {
+            handshakeDone = true;
         }
     }
 
