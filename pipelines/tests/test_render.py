@@ -114,7 +114,8 @@ def test_compare_page_shows_the_verdicts_of_fixlab_diff(portal: PortalSite, con)
     verdicts = compare(con, Side("0.0.9", {"campaign": "20261101T1000Z-sample"}),
                        Side("0.1.0", {"campaign": HEAD_CAMPAIGN}))
     html = portal.page("compare/0.0.9-vs-0.1.0.html")
-    shown = re.findall(r"<td>(faster|slower|no change|<strong>faster</strong>|<strong>slower</strong>)</td>", html)
+    shown = re.findall(r"<td>(faster|slower|no change|inconclusive|<strong>faster</strong>|<strong>slower</strong>)"
+                       r"(?: \([^<]*\))?</td>", html)
     shown = [re.sub(r"</?strong>", "", v) for v in shown]
     assert shown and sorted(shown) == sorted(verdicts["verdict"])
     # The sample data makes 0.1.0 faster in rtt-echo and slower in internal-receive.

@@ -3,18 +3,32 @@
 A side is a release version, a campaign, or `key=value[,key=value...]` over the run
 columns (campaign, product, product_version, configuration, scenario, workload_mode).
 Series (scenario x mode x product x configuration) are aligned on the columns both sides
-leave free, so `diff 0.0.9 0.1.0` pairs each series of the two campaigns, and
-`diff configuration=balanced configuration=optimized` pairs the two configurations.
+leave free, so `diff 0.1.0 0.2.0` pairs each fixlab series of the two versions (inside one
+campaign when both were measured side by side), and `diff configuration=balanced
+configuration=optimized` pairs the two configurations.
 
-The verdict needs two things: an effect of at least --min-effect (default 5%), and a 95%
-bootstrap confidence interval of the change that excludes zero. The bootstrap resamples
-repetitions (each one a run's own percentile), so run-to-run machine noise widens the
-interval instead of being reported as a regression. With fewer than two repetitions on a
-side there is no support and the verdict is 'no change'.
+Verdicts, per series and statistic, from the steady repetitions only (fixlab_pipelines.steady):
+
+- inconclusive: fewer than MIN_REPETITIONS steady repetitions on a side, different hardware,
+  or a change the noise cannot resolve either way;
+- faster / slower: every repetition of one side beats every repetition of the other (a
+  rank rule, whatever the distribution) AND the change is at least the minimum effect AND
+  at least Z_VERDICT standard errors of the noise;
+- no change: the change's interval (Z_NO_CHANGE standard errors either side) lies inside
+  the minimum effect: measured, and unchanged.
+
+The noise of a series is the pooled standard deviation of the log of its repetitions'
+figures, but never less than the median of that over every series of the comparison for
+the same statistic (a campaign-wide floor: two or three repetitions can agree by chance,
+many series together cannot). The thresholds were chosen by simulation of lognormal and
+heavy-tailed noise (tests/test_verdicts.py) and are checked on an A/A campaign: the same
+engine measured as two versions, interleaved, must give no faster or slower verdict. The
+methodology page gives the figures.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import duckdb
@@ -27,8 +41,10 @@ SELECTABLE = ("campaign", "product", "product_version", "configuration", "scenar
 SERIES = ("scenario", "workload_mode", "product", "configuration")
 HIGHER_IS_BETTER = {"messages_per_second"}
 DEFAULT_STATISTICS = ("mean_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "messages_per_second")
-BOOTSTRAP_DRAWS = 4000
-SEED = 20261120  # fixed, so the same data always gives the same verdicts
+MIN_REPETITIONS = 3     # steady repetitions a side before any verdict
+Z_VERDICT = 3.5         # standard errors a faster/slower change must exceed
+Z_NO_CHANGE = 2.0       # standard errors either side of a change that must fit the minimum effect
+VERDICTS = ("faster", "slower", "no change", "inconclusive")
 
 
 @dataclass(frozen=True)
@@ -49,12 +65,22 @@ def parse_side(con: duckdb.DuckDBPyConnection, text: str) -> Side:
     release = con.execute(
         "SELECT campaign FROM releases WHERE version = ? AND product = 'fixlab'", [text]).fetchone()
     if release and release[0]:
-        return Side(text, {"campaign": release[0]})
+        return release_side(con, text, release[0])
     if con.execute("SELECT 1 FROM campaigns WHERE campaign = ?", [text]).fetchone():
         return Side(text, {"campaign": text})
     if con.execute("SELECT 1 FROM runs WHERE product = 'fixlab' AND product_version = ?", [text]).fetchone():
         return Side(text, {"product": "fixlab", "product_version": text})
     raise UsageError(f"{text!r} is neither a release, a campaign, nor key=value (e.g. configuration=optimized)")
+
+
+def release_side(con: duckdb.DuckDBPyConnection, version: str, campaign: str) -> Side:
+    """A release's runs: its whole campaign, or only its own fixlab runs when the campaign
+    measured several fixlab versions side by side (the other products are shared)."""
+    versions = con.execute("SELECT count(DISTINCT product_version) FROM runs WHERE campaign = ? "
+                           "AND product = 'fixlab'", [campaign]).fetchone()[0]
+    if versions > 1:
+        return Side(version, {"campaign": campaign, "product": "fixlab", "product_version": version})
+    return Side(version, {"campaign": campaign})
 
 
 def _values(con: duckdb.DuckDBPyConnection, side: Side, metric: str, statistics: tuple[str, ...]) -> pd.DataFrame:
@@ -73,21 +99,40 @@ def _values(con: duckdb.DuckDBPyConnection, side: Side, metric: str, statistics:
     return frame
 
 
-def bootstrap_change(base: np.ndarray, head: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
-    """95% percentile-bootstrap interval of the relative change of the mean, in percent."""
-    b = rng.choice(base, size=(BOOTSTRAP_DRAWS, len(base))).mean(axis=1)
-    h = rng.choice(head, size=(BOOTSTRAP_DRAWS, len(head))).mean(axis=1)
-    changes = (h - b) / b * 100.0
-    low, high = np.percentile(changes, [2.5, 97.5])
-    return float(low), float(high)
+@dataclass(frozen=True)
+class Evidence:
+    """What a verdict rests on: log-scale change, its standard error, and the rank rule."""
+    change: float          # log(head / base), from the means of the log figures
+    standard_error: float  # noise * sqrt(1/n_base + 1/n_head)
+    separated: bool        # every repetition of one side beats every one of the other
 
 
-def verdict(statistic: str, change_pct: float, low: float, high: float, supported: bool,
-            min_effect_pct: float) -> str:
-    if not supported or abs(change_pct) < min_effect_pct or (low <= 0.0 <= high):
+def evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0) -> Evidence:
+    lb, lh = np.log(base), np.log(head)
+    noise = max(pooled_noise(base, head), noise_floor)
+    separated = bool(lh.min() > lb.max() or lh.max() < lb.min())
+    return Evidence(float(lh.mean() - lb.mean()), noise * math.sqrt(1 / len(lb) + 1 / len(lh)), separated)
+
+
+def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
+    """Pooled standard deviation of the log figures of both sides (their relative noise)."""
+    lb, lh = np.log(base), np.log(head)
+    dof = len(lb) + len(lh) - 2
+    return math.sqrt((lb.var(ddof=1) * (len(lb) - 1) + lh.var(ddof=1) * (len(lh) - 1)) / dof) if dof > 0 else 0.0
+
+
+def verdict(statistic: str, e: Evidence, min_effect_pct: float) -> str:
+    threshold = math.log1p(min_effect_pct / 100.0)
+    if e.separated and abs(e.change) >= threshold and abs(e.change) >= Z_VERDICT * e.standard_error:
+        better = e.change > 0 if statistic in HIGHER_IS_BETTER else e.change < 0
+        return "faster" if better else "slower"
+    if abs(e.change) + Z_NO_CHANGE * e.standard_error <= threshold:
         return "no change"
-    better = change_pct > 0 if statistic in HIGHER_IS_BETTER else change_pct < 0
-    return "faster" if better else "slower"
+    return "inconclusive"
+
+
+def _percent(log_change: float) -> float:
+    return math.expm1(log_change) * 100.0
 
 
 def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str = "latency",
@@ -99,35 +144,63 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
                                        and base.filters[k] != head.filters[k])]
     keys = [*align, "metric", "statistic"]
     left, right = _values(con, base, metric, statistics), _values(con, head, metric, statistics)
-    rng = np.random.default_rng(SEED)
-    rows = []
+    pairs = []
     for key, b in left.groupby(keys, sort=True):
         h = right
         for k, v in zip(keys, key, strict=True):
             h = h[h[k] == v]
-        if h.empty:
-            continue
-        bv, hv = b["value"].to_numpy(float), h["value"].to_numpy(float)
-        base_mean, head_mean = bv.mean(), hv.mean()
-        change = (head_mean - base_mean) / base_mean * 100.0 if base_mean else float("nan")
-        supported = len(bv) >= 2 and len(hv) >= 2 and base_mean != 0
-        low, high = bootstrap_change(bv, hv, rng) if supported else (float("nan"), float("nan"))
-        rows.append({
-            **dict(zip(keys, key, strict=True)),
-            "base": base_mean, "head": head_mean, "change_pct": change,
-            "ci_low_pct": low, "ci_high_pct": high,
-            "base_repetitions": len(bv), "head_repetitions": len(hv),
-            "verdict": verdict(key[-1], change, low, high, supported, min_effect_pct),
-            "base_versions": ",".join(sorted(b["product_version"].unique())),
-            "head_versions": ",".join(sorted(h["product_version"].unique())),
-            "hardware_differs": set(b["hardware_fingerprint"]) != set(h["hardware_fingerprint"]),
-        })
-    if not rows:
+        if not h.empty:
+            pairs.append((key, b, h))
+    if not pairs:
         raise UsageError(f"{base.label} and {head.label} have no scenario in common")
+    floors = _noise_floors(pairs)
+    rows = []
+    for key, b, h in pairs:
+        steady_b, steady_h = b[b["steady"]], h[h["steady"]]
+        bv, hv = steady_b["value"].to_numpy(float), steady_h["value"].to_numpy(float)
+        base_mid = float(np.median(b["value"])) if len(b) else float("nan")
+        head_mid = float(np.median(h["value"])) if len(h) else float("nan")
+        hardware_differs = set(b["hardware_fingerprint"]) != set(h["hardware_fingerprint"])
+        row = {**dict(zip(keys, key, strict=True)), "base": base_mid, "head": head_mid,
+               "change_pct": (head_mid - base_mid) / base_mid * 100.0 if base_mid else float("nan"),
+               "ci_low_pct": float("nan"), "ci_high_pct": float("nan"),
+               "base_repetitions": len(bv), "head_repetitions": len(hv),
+               "base_versions": ",".join(sorted(b["product_version"].unique())),
+               "head_versions": ",".join(sorted(h["product_version"].unique())),
+               "hardware_differs": hardware_differs}
+        usable = len(bv) >= MIN_REPETITIONS and len(hv) >= MIN_REPETITIONS and (bv > 0).all() and (hv > 0).all()
+        if hardware_differs:
+            row.update(verdict="inconclusive", reason="different hardware")
+        elif not usable:
+            unsteady = (len(b) - len(bv)) + (len(h) - len(hv))
+            row.update(verdict="inconclusive",
+                       reason=f"{min(len(bv), len(hv))} steady repetitions on a side, {MIN_REPETITIONS} needed"
+                       + (f" ({unsteady} runs not steady)" if unsteady else ""))
+        else:
+            e = evidence(bv, hv, floors[key[-1]])
+            row.update(change_pct=_percent(e.change),
+                       ci_low_pct=_percent(e.change - Z_VERDICT * e.standard_error),
+                       ci_high_pct=_percent(e.change + Z_VERDICT * e.standard_error),
+                       verdict=verdict(key[-1], e, min_effect_pct))
+            row["reason"] = {"inconclusive": "the noise is too large to tell",
+                             "no change": f"within {min_effect_pct:g}%"}.get(row["verdict"], "")
+        rows.append(row)
     frame = pd.DataFrame(rows)
     order = {s: i for i, s in enumerate(statistics)}
     frame["_order"] = frame["statistic"].map(order)
     return frame.sort_values([*align, "metric", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+def _noise_floors(pairs: list[tuple[tuple, pd.DataFrame, pd.DataFrame]]) -> dict[str, float]:
+    """Per statistic, the median pooled noise of every series with enough steady repetitions."""
+    noises: dict[str, list[float]] = {}
+    for key, b, h in pairs:
+        bv = b[b["steady"]]["value"].to_numpy(float)
+        hv = h[h["steady"]]["value"].to_numpy(float)
+        if len(bv) >= 2 and len(hv) >= 2 and (bv > 0).all() and (hv > 0).all():
+            noises.setdefault(key[-1], []).append(pooled_noise(bv, hv))
+    return {statistic: float(np.median(values)) for statistic, values in noises.items()} | {
+        key[-1]: 0.0 for key, _, _ in pairs if key[-1] not in noises}
 
 
 def hardware_of(con: duckdb.DuckDBPyConnection, side: Side) -> list[str]:
@@ -144,9 +217,9 @@ def people_table(frame: pd.DataFrame) -> pd.DataFrame:
     for c in ("base", "head"):
         out[c] = out[c].where(~in_ns, out[c] / 1000.0)
     out["statistic"] = out["statistic"].str.replace("_ns", "_us")
-    out["ci_95_pct"] = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else "n<2"
-                        for lo, hi in zip(out.ci_low_pct, out.ci_high_pct, strict=True)]
+    out["interval_pct"] = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else "-"
+                           for lo, hi in zip(out.ci_low_pct, out.ci_high_pct, strict=True)]
     out["change_pct"] = out["change_pct"].map(lambda v: f"{v:+.1f}")
-    keep = [c for c in (*SERIES, "statistic", "base", "head", "change_pct", "ci_95_pct", "verdict")
+    keep = [c for c in (*SERIES, "statistic", "base", "head", "change_pct", "interval_pct", "verdict", "reason")
             if c in out.columns]
     return out[keep]

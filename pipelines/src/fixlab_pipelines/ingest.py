@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import inputs
+from . import inputs, steady
 from .errors import UsageError, ValidationError
 from .manifest import Manifest, load_manifest
 from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
@@ -96,6 +96,7 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
             _insert_run(con, manifest, parquet.name)
             con.execute("INSERT INTO run_contents VALUES (?, ?, ?)", [manifest.run_key, samples_sha256, hgrm_sha256])
             con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
+            steady.record(con, manifest.run_key, manifest.kind)
             _refresh_campaign(con, manifest.data["campaign"])
             con.commit()
         except BaseException:

@@ -106,6 +106,15 @@ CREATE TABLE IF NOT EXISTS run_contents (
     hgrm_sha256    VARCHAR
 );
 
+-- Whether a run measured a steady state, assessed at ingest from its own samples
+-- (fixlab_pipelines/steady.py); reason says why not. Runs that are not steady never enter
+-- a headline or a diff verdict.
+CREATE TABLE IF NOT EXISTS run_steadiness (
+    run_key VARCHAR PRIMARY KEY,
+    steady  BOOLEAN NOT NULL,
+    reason  VARCHAR NOT NULL
+);
+
 -- Every measured message of a latency run (latency.csv), in file order.
 CREATE TABLE IF NOT EXISTS latency_samples (
     run_key                  VARCHAR NOT NULL,
@@ -178,16 +187,20 @@ GROUP BY ALL;
 
 -- Every per-run statistic in long form (statistic, value): what config_stats and diff
 -- aggregate. Latency statistics are in ns; 'messages_per_second' in msg/s.
+-- steady comes from run_steadiness (false when a run was never assessed).
 CREATE OR REPLACE VIEW run_stat_values AS
-SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
-       repetition, hardware_fingerprint, metric, statistic, value
-FROM (UNPIVOT (SELECT * EXCLUDE (run_id) FROM run_stats)
-      ON count, min_ns, max_ns, mean_ns, stddev_ns, p50_ns, p90_ns, p95_ns, p99_ns, p999_ns, p9999_ns
-      INTO NAME statistic VALUE value)
-UNION ALL
-SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
-       repetition, hardware_fingerprint, 'throughput', 'messages_per_second', messages_per_second
-FROM throughput_stats;
+SELECT v.*, coalesce(s.steady, false) AS steady
+FROM (
+    SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
+           repetition, hardware_fingerprint, metric, statistic, value
+    FROM (UNPIVOT (SELECT * EXCLUDE (run_id) FROM run_stats)
+          ON count, min_ns, max_ns, mean_ns, stddev_ns, p50_ns, p90_ns, p95_ns, p99_ns, p999_ns, p9999_ns
+          INTO NAME statistic VALUE value)
+    UNION ALL
+    SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
+           repetition, hardware_fingerprint, 'throughput', 'messages_per_second', messages_per_second
+    FROM throughput_stats
+) v LEFT JOIN run_steadiness s USING (run_key);
 
 -- One configuration (campaign x product x version x scenario x mode x configuration)
 -- across its repetitions: the median of the per-run figures and their spread.
@@ -201,6 +214,8 @@ SELECT campaign, product, product_version, scenario, workload_mode, configuratio
        min(value)             AS min,
        max(value)             AS max,
        stddev_samp(value)     AS stddev,
-       (max(value) - min(value)) / nullif(median(value), 0) * 100 AS spread_pct
+       (max(value) - min(value)) / nullif(median(value), 0) * 100 AS spread_pct,
+       count(*) FILTER (WHERE NOT steady) AS unsteady_repetitions
 FROM run_stat_values
-GROUP BY ALL;
+GROUP BY campaign, product, product_version, scenario, workload_mode, configuration,
+         hardware_fingerprint, metric, statistic;

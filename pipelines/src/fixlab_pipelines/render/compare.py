@@ -21,15 +21,15 @@ STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99
 
 def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> list[dict[str, Any]]:
     known = queries.products(con)
-    frame = diff.compare(con, diff.Side(base.version, {"campaign": base.campaign}),
-                         diff.Side(head.version, {"campaign": head.campaign}))
+    frame = diff.compare(con, diff.release_side(con, base.version, base.campaign),
+                         diff.release_side(con, head.version, head.campaign))
     out = []
     for row in frame.to_dict("records"):
         series = queries.Series(row["scenario"], row["workload_mode"], row["product"],
                                 row["head_versions"], row["configuration"],
                                 "throughput" if row["metric"] == "throughput" else "latency", 0, "",
                                 **known.get(row["product"], {}))
-        supported = row["ci_low_pct"] == row["ci_low_pct"]  # NaN without two repetitions a side
+        supported = row["ci_low_pct"] == row["ci_low_pct"]  # NaN without enough steady repetitions
         interval = f"{row['ci_low_pct']:+.1f}% to {row['ci_high_pct']:+.1f}%" if supported else None
         out.append({**row, "series": series, "interval": interval,
                     "statistic_label": STATISTIC_LABELS.get(row["statistic"], row["statistic"]),
@@ -47,6 +47,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "faster": sum(r["verdict"] == "faster" for r in ours),
         "slower": sum(r["verdict"] == "slower" for r in ours),
         "same": sum(r["verdict"] == "no change" for r in ours),
+        "inconclusive": sum(r["verdict"] == "inconclusive" for r in ours),
         "hardware_differs": any(r["hardware_differs"] for r in rows),
         "slower_rows": [r for r in ours if r["verdict"] == "slower"],
         "faster_rows": [r for r in ours if r["verdict"] == "faster"],

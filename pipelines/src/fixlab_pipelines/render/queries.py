@@ -193,7 +193,7 @@ def config_medians(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple,
     for r in rows(
         con,
         """SELECT scenario, workload_mode, product, configuration, metric, statistic,
-                  repetitions, median, min, max, spread_pct
+                  repetitions, median, min, max, spread_pct, unsteady_repetitions
            FROM config_stats WHERE campaign = ?""",
         [campaign],
     ):

@@ -201,7 +201,9 @@ def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
 
     def stat(s: Series, metric: str, statistic: str) -> float | None:
-        return medians.get(s.key, {}).get(metric, {}).get(statistic, {}).get("median")
+        """A headline figure only from a series whose every repetition reached a steady state."""
+        row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
+        return row.get("median") if not row.get("unsteady_repetitions") else None
 
     ours = [s for s in rtt if s.product == "fixlab" and stat(s, "latency", "p50_ns") is not None]
     if ours:

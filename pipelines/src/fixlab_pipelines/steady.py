@@ -1,0 +1,103 @@
+"""Steady state: was a run measuring the engine, or its warm-up, its backlog or the machine?
+
+Every run is assessed once, when it is ingested, from its own samples, and the verdict is
+stored with its reason in the `run_steadiness` table. A run that is not steady keeps its
+figures on the pages (with a warning beside them) but never enters a headline or a diff
+verdict: a figure we publish must describe the steady state it claims to.
+
+The rules (the thresholds are the constants below, explained on the methodology page):
+
+- latency runs: the median latency of the last third of the measured messages is within
+  DRIFT_BOUND of the first third's, either way. A JIT still compiling, a cache still
+  filling or a neighbour starting mid-run moves one third against the other.
+- paced latency runs, from the intended send times (coordinated-omission corrected): the
+  backlog does not grow (the last third's median within DRIFT_BOUND of the first third's,
+  or less than one send interval above it), and the corrected median is at most
+  MAX_BACKLOG_INTERVALS send intervals: beyond that the product did not keep up with the
+  rate, and its latency measures its queue.
+- throughput runs: the message rate over the last third of the measured stream is within
+  DRIFT_BOUND of the first third's.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+DRIFT_BOUND = 1.5
+MAX_BACKLOG_INTERVALS = 10
+
+_LATENCY = """
+WITH t AS (
+    SELECT latency_ns, latency_from_intended_ns, ntile(3) OVER (ORDER BY seq) AS third
+    FROM latency_samples WHERE run_key = $run_key
+), m AS (
+    SELECT median(latency_ns) FILTER (third = 1) AS first_ns,
+           median(latency_ns) FILTER (third = 3) AS last_ns,
+           median(latency_from_intended_ns) FILTER (third = 1) AS first_co_ns,
+           median(latency_from_intended_ns) FILTER (third = 3) AS last_co_ns,
+           median(latency_from_intended_ns) AS co_p50_ns
+    FROM t
+)
+SELECT first_ns, last_ns, first_co_ns, last_co_ns, co_p50_ns,
+       (SELECT rate FROM runs WHERE run_key = $run_key) AS rate
+FROM m
+"""
+
+_THROUGHPUT = """
+WITH p AS (
+    SELECT elapsed_ns, messages, ntile(3) OVER (ORDER BY elapsed_ns) AS third
+    FROM throughput_points WHERE run_key = $run_key
+), r AS (
+    SELECT third, (max(messages) - min(messages)) * 1e9 / nullif(max(elapsed_ns) - min(elapsed_ns), 0) AS rate
+    FROM p GROUP BY third
+)
+SELECT (SELECT rate FROM r WHERE third = 1), (SELECT rate FROM r WHERE third = 3)
+"""
+
+
+def _outside(first: float, last: float) -> bool:
+    return not (first / DRIFT_BOUND <= last <= first * DRIFT_BOUND)
+
+
+def assess_latency(first_ns: float, last_ns: float, first_co_ns: float, last_co_ns: float,
+                   co_p50_ns: float, rate: int | None) -> tuple[bool, str]:
+    """(steady, reason) of a latency run from the medians of its thirds."""
+    if _outside(first_ns, last_ns):
+        return False, (f"median latency moved from {first_ns / 1e3:,.1f} µs in the first third of the run "
+                       f"to {last_ns / 1e3:,.1f} µs in the last (bound: x{DRIFT_BOUND})")
+    if rate:
+        interval = 1e9 / rate
+        if co_p50_ns > MAX_BACKLOG_INTERVALS * interval:
+            return False, (f"did not keep up with {rate:,} msg/s: the median latency from the intended send "
+                           f"time is {co_p50_ns / 1e3:,.1f} µs, {co_p50_ns / interval:,.0f} send intervals "
+                           f"(bound: {MAX_BACKLOG_INTERVALS})")
+        if last_co_ns > first_co_ns * DRIFT_BOUND and last_co_ns - first_co_ns > interval:
+            return False, (f"backlog grew: median latency from the intended send time went from "
+                           f"{first_co_ns / 1e3:,.1f} µs to {last_co_ns / 1e3:,.1f} µs")
+    return True, "steady"
+
+
+def assess_throughput(first_rate: float, last_rate: float) -> tuple[bool, str]:
+    """(steady, reason) of a throughput run from the rates of its first and last thirds."""
+    if _outside(first_rate, last_rate):
+        return False, (f"rate moved from {first_rate:,.0f} msg/s in the first third of the stream to "
+                       f"{last_rate:,.0f} msg/s in the last (bound: x{DRIFT_BOUND}): not warmed up or disturbed")
+    return True, "steady"
+
+
+def assess(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> tuple[bool, str]:
+    """Assess a run whose samples are in the database; the caller stores the result."""
+    if kind == "latency":
+        row = con.execute(_LATENCY, {"run_key": run_key}).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return False, "too few measured messages to compare the first and last thirds of the run"
+        return assess_latency(*row)
+    first, last = con.execute(_THROUGHPUT, {"run_key": run_key}).fetchone()
+    if not first or not last:
+        return False, "too few progress points to compare the first and last thirds of the stream"
+    return assess_throughput(first, last)
+
+
+def record(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> None:
+    steady, reason = assess(con, run_key, kind)
+    con.execute("INSERT OR REPLACE INTO run_steadiness VALUES (?, ?, ?)", [run_key, steady, reason])
