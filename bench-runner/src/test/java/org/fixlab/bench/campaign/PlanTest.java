@@ -24,14 +24,14 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(144, runs.size());
+        assertEquals(180, runs.size());
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
-        assertEquals(129, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
+        assertEquals(159, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
         assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
             .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == 100_000 && run.rate() == 0));
-        assertEquals(Map.of(1, 48L, 2, 48L, 3, 48L),
+        assertEquals(Map.of(1, 60L, 2, 60L, 3, 60L),
             runs.stream().collect(Collectors.groupingBy(Plan.Run::repetition, Collectors.counting())));
     }
 
@@ -55,7 +55,7 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("quick", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(36, runs.size());
+        assertEquals(46, runs.size());
         assertTrue(runs.stream().allMatch(run -> run.repetitions() == 1 && run.messages() <= 100_000));
     }
 }
