@@ -8,7 +8,7 @@ PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
 CONFORMANCE_PORT ?= 9881
 
-.PHONY: maven build-java test-java acceptor conformance conformance-test demo jmh
+.PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh
 
 # Maven is the one build tool the Java side needs; install it when the machine lacks it.
 maven:
@@ -24,6 +24,14 @@ build-java: maven
 
 test-java: maven venv
 	$(MVN) verify
+
+# The crash and power-loss tests with more kills than make test runs (50 acceptor and 25 initiator
+# kills per store, 20 power losses per store and policy there), e.g. make crash-test CRASHES=500
+CRASHES ?= 200
+crash-test: maven
+	$(MVN) -pl engine test -Dsurefire.failIfNoSpecifiedTests=false \
+		-Dtest='AcceptorCrashTest,InitiatorCrashTest,PowerLossTest' \
+		-Dfixlab.crashes=$(CRASHES) -Dfixlab.initiatorCrashes=$(CRASHES) -Dfixlab.powerLosses=$$(( $(CRASHES) * 5 ))
 
 # The conformance acceptor in the foreground: prints its PID and port; Ctrl-C stops it.
 acceptor: build-java

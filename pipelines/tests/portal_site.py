@@ -77,6 +77,51 @@ def sample_data(root: Path) -> Path:
     return data
 
 
+# Markup that runs a script if any page or title lets it through: a script tag, event handlers,
+# a javascript: link in Markdown, an attr_list handler, and a </title> that would end the title.
+SCRIPTED = ('</title><script>window.__fixlabInjected="script"</script>'
+            '<img src=x onerror="window.__fixlabInjected=\'img\'"><svg onload="window.__fixlabInjected=\'svg\'"/>'
+            '[x](javascript:window.__fixlabInjected=1) {: onclick="window.__fixlabInjected=\'attr\'" } '
+            '<a href="javascript:window.__fixlabInjected=1">a</a> `tick` *em*')
+# Every free-text field of a manifest; names (versions, campaigns, configurations) cannot hold
+# markup at all, ingest refuses them (tests/test_inputs.py).
+FREE_TEXT = {
+    ("product",): ("label",),
+    ("configuration",): ("storage", "queue", "idle_strategy"),
+    ("workload",): ("message_type", "fix_version"),
+    ("topology", "hosts"): ("hostname", "address"),
+    ("hardware", "hosts"): ("hostname", "cpu_model", "kernel", "os", "nic", "jdk_vendor", "jdk_version"),
+}
+
+
+def hostile_data(root: Path) -> Path:
+    """One campaign (fixlab 0.1.0 beside QuickFIX/J) whose every free-text field, in every
+    run, is SCRIPTED, and a reference file made of it: what a hostile pull request could add."""
+    data = root / "data"
+    shutil.copytree(SAMPLE_RUNS / HEAD_CAMPAIGN, data / "runs" / HEAD_CAMPAIGN)
+    (data / "releases.csv").write_text(RELEASES.splitlines()[0] + "\n" + RELEASES.splitlines()[2] + "\n",
+                                       encoding="utf-8")
+    for manifest_path in sorted((data / "runs").rglob("manifest.json")):
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        for keys, fields in FREE_TEXT.items():
+            node = manifest
+            for key in keys:
+                node = node[key]
+            for item in node if isinstance(node, list) else [node]:
+                item.update({field: f"{field} {SCRIPTED}" for field in fields})
+        for host in manifest["hardware"]["hosts"]:
+            host["jvm_args"] = [*host["jvm_args"], SCRIPTED]
+        manifest["reproduce"]["commands"] = [*manifest["reproduce"]["commands"], f"echo '{SCRIPTED}'"]
+        manifest_path.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    reference = data / "reference" / "hostile.csv"
+    reference.parent.mkdir()
+    quoted = '"' + SCRIPTED.replace('"', '""') + '"'
+    reference.write_text("source,product,version,hardware,configuration,scenario,statistic,value,unit,note\n"
+                         f"{quoted},{quoted},{quoted},{quoted},{quoted},rtt-echo,p50,1.5,us,{quoted}\n",
+                         encoding="utf-8")
+    return data
+
+
 def ingest(data: Path) -> Path:
     path = data / "fixlab.duckdb"
     con = db.connect(path)
@@ -107,12 +152,13 @@ def committed_data(root: Path) -> Path:
     return data
 
 
-def build_portal(root: Path, site_url: str | None = None, committed: bool = False) -> PortalSite:
+def build_portal(root: Path, site_url: str | None = None, committed: bool = False, make_data=None) -> PortalSite:
     """Ingest, render and build into root/. site_url: where the site will be served.
     Material's instant navigation only takes over links whose scheme, host and port match
-    the sitemap's, so a browser test passes the address of its own server."""
+    the sitemap's, so a browser test passes the address of its own server. make_data(root)
+    writes root/data when neither the committed nor the sample data is wanted."""
     docs, mkdocs_yml = copy_sources(root)
-    data = committed_data(root) if committed else sample_data(root)
+    data = committed_data(root) if committed else (make_data or sample_data)(root)
     database = ingest(data)
     con = db.connect(database, read_only=True)
     try:

@@ -198,3 +198,17 @@ def test_a_campaign_no_release_names_is_listed_after_the_releases(portal: Portal
         con.close()
     assert listed == [("0.0.9", "0.0.9", "20261101T1000Z-sample"),
                       (f"0.1.0+{HEAD_CAMPAIGN}", f"0.1.0-{HEAD_CAMPAIGN}", HEAD_CAMPAIGN)]
+
+
+def test_nav_and_page_titles_are_html_text_without_markdown_escapes():
+    lines = nav.nav_lines([("Results", [("fixlab 0.1.0+abc</a><script>x</script>", "results/a.md")])], "  ")
+    assert lines[1] == '      - "fixlab 0.1.0+abc&lt;/a&gt;&lt;script&gt;x&lt;/script&gt;": "results/a.md"'
+    title = environment().from_string("title: {{ ('fixlab ' ~ v ~ ' results') | yaml_title }}").render(v="0.1.0+c_1")
+    assert title == 'title: "fixlab 0.1.0+c_1 results"'
+    assert environment().from_string("{{ v | yaml_title }}").render(v='<b a="1">\n') == '"&lt;b a=&quot;1&quot;&gt;"'
+
+
+def test_built_page_titles_show_versions_as_written(portal: PortalSite):
+    html = portal.page("results/0.1.0.html")
+    assert "<title>fixlab 0.1.0 results - " in html
+    assert "\\" not in html[html.index("<title>"):html.index("</title>")]

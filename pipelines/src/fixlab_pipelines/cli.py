@@ -2,7 +2,7 @@
 
 Each subcommand is a thin layer over one module; this file only parses arguments, opens
 the database and turns errors into messages and exit codes (0 ok, 1 refused input,
-2 bad usage or a refused comparison).
+2 bad usage or a refused comparison, 3 a bug: never a traceback).
 """
 
 from __future__ import annotations
@@ -30,6 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # noqa: BLE001 (the last line of defence: no input may print a traceback)
+        # Every input is validated first (inputs.py), so reaching this is a bug in fixlab; the
+        # tests fail on exit 3. The database is consistent: each run is one transaction.
+        print(f"error: internal error, please report it with the input that caused it: "
+              f"{type(e).__name__}: {e}", file=sys.stderr)
+        return 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -164,11 +170,13 @@ def _add_version(args: argparse.Namespace) -> int:
 def _export_csv(args: argparse.Namespace) -> int:
     import duckdb
 
+    from . import inputs
     from .storage import export_csv, verify_lossless
 
     parquets = sorted(args.run_dir.glob("*.parquet"))
     if len(parquets) != 1:
         raise UsageError(f"{args.run_dir}: expected one samples .parquet file, found {len(parquets)}")
+    inputs.check_regular(parquets[0], inputs.PARQUET_LIMIT)
     con = duckdb.connect()
     verify_lossless(con, parquets[0])
     target = args.output or parquets[0].with_suffix(".csv")

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import duckdb
 
+from . import inputs
 from .errors import UsageError, ValidationError
 from .manifest import Manifest, load_manifest
 from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
-from .storage import csv_path, parquet_path, sha256_of, stage_parquet, verify_lossless, write_parquet
+from .storage import csv_path, parquet_path, stage_parquet, stored_sha256, verify_lossless, write_parquet
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
             found.append(path)
         elif path.is_dir():
             found.extend(sorted(p.parent for p in path.rglob("manifest.json")))
+            # rglob does not follow links to folders; list them so that they are refused, not skipped.
+            found.extend(sorted(p for p in path.rglob("*") if p.is_symlink() and p.is_dir()))
         else:
             raise UsageError(f"{path}: no such run, campaign or runs folder")
     return found
@@ -53,39 +56,45 @@ def ingest_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[Path], keep_csv
 
 
 def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = False) -> str:
+    inputs.check_folder(run_dir)
     manifest = load_manifest(run_dir / "manifest.json")
-    existing = con.execute("SELECT manifest FROM runs WHERE run_key = ?", [manifest.run_key]).fetchone()
-    if existing:
-        if json.loads(existing[0]) == manifest.data:
-            return "unchanged"
-        raise manifest.fail((), "already-ingested",
-                            f"run {manifest.run_key} is in the database with a different manifest; "
-                            "runs are immutable: rebuild the database with `fixlab ingest --rebuild`")
     kind = KINDS[manifest.kind]
     csv, parquet = csv_path(run_dir, kind), parquet_path(run_dir, kind)
-    fresh = parquet.with_name(parquet.name + ".tmp") if csv.exists() else None
+    hgrm = run_dir / "latency.hgrm" if kind is LATENCY else None
+    existing = con.execute("SELECT manifest FROM runs WHERE run_key = ?", [manifest.run_key]).fetchone()
+    if existing:
+        if json.loads(existing[0]) != manifest.data:
+            raise manifest.fail((), "already-ingested",
+                                f"run {manifest.run_key} is in the database with a different manifest; "
+                                "runs are immutable: rebuild the database with `fixlab ingest --rebuild`")
+        check_contents_unchanged(con, manifest.run_key, csv, parquet, hgrm)
+        return "unchanged"
+    fresh = parquet.with_name(parquet.name + ".tmp") if os.path.lexists(csv) else None
     try:
         # Staging happens in a connection-local temporary table, outside the transaction:
         # committed temp rows keep rowids in file order, which error lines are computed from.
         if fresh is not None:
+            samples_sha256 = inputs.check_utf8_file(csv, inputs.SAMPLES_CSV_LIMIT)
             stage_csv(con, csv, kind)
             count = check_rows(con, csv, kind, manifest)
-            write_parquet(con, fresh, sha256_of(csv), kind)
+            write_parquet(con, fresh, samples_sha256, kind)
             try:
                 verify_lossless(con, fresh, csv)
             except ValidationError as e:
                 raise diagnose_csv(csv, kind) or e from None
-        elif parquet.exists():
+        elif os.path.lexists(parquet):
+            inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
+            verify_lossless(con, parquet)  # first: a damaged file is named as such, not blamed on the manifest
             stage_parquet(con, parquet, kind)
             count = check_rows(con, parquet, kind, manifest)
-            verify_lossless(con, parquet)
+            samples_sha256 = stored_sha256(con, parquet)
         else:
             raise ValidationError(csv, 0, "samples-missing", f"neither {csv.name} nor {parquet.name} is there")
-        if kind is LATENCY:
-            check_hgrm(run_dir / "latency.hgrm", count)
+        hgrm_sha256 = check_hgrm(hgrm, count) if hgrm else None
         con.begin()
         try:
             _insert_run(con, manifest, parquet.name)
+            con.execute("INSERT INTO run_contents VALUES (?, ?, ?)", [manifest.run_key, samples_sha256, hgrm_sha256])
             con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
             _refresh_campaign(con, manifest.data["campaign"])
             con.commit()
@@ -103,6 +112,31 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
         if not keep_csv:
             csv.unlink()
     return "ingested"
+
+
+def check_contents_unchanged(con: duckdb.DuckDBPyConnection, run_key: str, csv: Path, parquet: Path,
+                             hgrm: Path | None) -> None:
+    """A run already ingested is immutable: its samples and histogram must be the ones recorded."""
+    recorded = con.execute("SELECT samples_sha256, hgrm_sha256 FROM run_contents WHERE run_key = ?",
+                           [run_key]).fetchone()
+    if os.path.lexists(csv):
+        samples, current = csv, inputs.check_utf8_file(csv, inputs.SAMPLES_CSV_LIMIT)
+    else:
+        samples = parquet
+        inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
+        verify_lossless(con, parquet)  # the Parquet really holds the CSV whose hash it names
+        current = stored_sha256(con, parquet)
+    if recorded is None:  # a database written before contents were recorded: it is a cache, rebuild it
+        raise ValidationError(samples, 0, "samples-unrecorded",
+                              f"the database has no content hash for run {run_key}; "
+                              "rebuild it with `fixlab ingest --rebuild`")
+    if current != recorded[0]:
+        raise ValidationError(samples, 0, "samples-changed",
+                              f"run {run_key} is in the database with other samples; runs are immutable: "
+                              "restore the samples, or give the new measurement its own run or campaign")
+    if hgrm is not None and inputs.sha256_file(hgrm, inputs.HGRM_LIMIT) != recorded[1]:
+        raise ValidationError(hgrm, 0, "samples-changed",
+                              f"run {run_key} is in the database with another histogram; runs are immutable")
 
 
 def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) -> None:
@@ -128,6 +162,9 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
         "reproduce": d["reproduce"]["commands"], "results": json.dumps(d["results"]),
         "manifest": json.dumps(d),
     }
+    _check_fits(m, "runs", row)
+    for host in d["hardware"]["hosts"]:
+        _check_fits(m, "hosts", host)
     names = ", ".join(row)
     marks = ", ".join("?" for _ in row)
     con.execute(f"INSERT INTO runs ({names}, ingested_at) VALUES ({marks}, now()::TIMESTAMP)", list(row.values()))
@@ -137,6 +174,16 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
         f"INSERT INTO hosts (run_key, {', '.join(host_keys)}) VALUES (?{', ?' * len(host_keys)})",
         [[m.run_key, *(h[k] for k in host_keys)] for h in d["hardware"]["hosts"]],
     )
+
+
+def _check_fits(m: Manifest, table: str, row: dict) -> None:
+    """Refuse a manifest integer that its column in schema.sql cannot hold (before any insert)."""
+    bad = inputs.out_of_bounds(table, row)
+    if bad:
+        column, value = bad
+        line = next((i for i, text in enumerate(m.text.splitlines(), 1) if str(value) in text), 0)
+        raise ValidationError(m.path, line, "integer-range",
+                              f"{value} does not fit the database's {table}.{column}")
 
 
 def _refresh_campaign(con: duckdb.DuckDBPyConnection, campaign: str) -> None:

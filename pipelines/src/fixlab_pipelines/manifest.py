@@ -8,13 +8,12 @@ offending key in the file's text, since the json module does not keep positions.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import inputs
 from .errors import ValidationError
 
 SCHEMA_VERSION = 1
@@ -23,7 +22,6 @@ SCENARIOS = {
     "internal-receive-send", "internal-send-receive", "conversion-42-44",
 }
 TOPOLOGIES = {"loopback", "two-host"}
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # ids that become folder names and keys
 
 
 def _int(v: Any) -> bool:
@@ -47,7 +45,7 @@ def _str(v: Any) -> bool:
 
 
 def _name(v: Any) -> bool:
-    return isinstance(v, str) and NAME.match(v) is not None
+    return inputs.is_name(v)  # ids that become folder names, keys, URLs and titles
 
 
 def _bool(v: Any) -> bool:
@@ -69,7 +67,7 @@ def _optional_pos_int(v: Any) -> bool:
 CHECK_NAMES = {
     _int: "an integer", _nonneg_int: "a non-negative integer", _pos_int: "a positive integer",
     _number: "a non-negative number", _str: "a non-empty string",
-    _name: "a name of letters, digits, '.', '_' or '-'", _bool: "true or false",
+    _name: inputs.NAME_RULE, _bool: "true or false",
     _timestamp: "an ISO 8601 UTC timestamp like 2026-11-20T23:30:00.123Z",
     _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
 }
@@ -86,7 +84,7 @@ SPEC: dict[str, Any] = {
     "campaign": _name,
     "started_at": _timestamp,
     "finished_at": _timestamp,
-    "product": {"name": _name, "version": _str, "commit": _str},
+    "product": {"name": _name, "version": _name, "commit": _name},
     "scenario": _str,
     "repetition": _pos_int,
     "repetitions": _pos_int,
@@ -196,17 +194,14 @@ def _check(m: Manifest, value: Any, spec: Any, keys: tuple[str | int, ...]) -> N
 
 def load_manifest(path: Path) -> Manifest:
     """Read and validate manifest.json; raise ValidationError on the first problem."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValidationError(path, 0, "manifest-missing", f"cannot read the manifest ({e.strerror})") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValidationError(path, e.lineno, "manifest-json", e.msg) from e
+    text = inputs.read_text(path, inputs.MANIFEST_LIMIT)
+    data = inputs.load_json(path, text)
     m = Manifest(path, data, text)
     if not isinstance(data, dict):
         raise m.fail((), "manifest-type", "the manifest must be a JSON object")
+    bad_text = inputs.json_text_error(data)
+    if bad_text:
+        raise m.fail(bad_text[0], "manifest-text", bad_text[1])
     version = data.get("schema_version")
     if version != SCHEMA_VERSION:
         raise m.fail(("schema_version",), "manifest-version",

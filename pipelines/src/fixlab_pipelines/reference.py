@@ -7,13 +7,12 @@ mixed into our statistics: different engines, machines and methods.
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 
 import duckdb
 
-from . import db
+from . import db, inputs
 from .errors import ValidationError
 
 COLUMNS = ("source", "product", "version", "hardware", "configuration", "scenario",
@@ -24,23 +23,19 @@ UNITS = {"us", "ms", "s", "msg/s"}
 def read_reference(directory: Path) -> list[list[object]]:
     rows: list[list[object]] = []
     for path in sorted(directory.glob("*.csv")) if directory.exists() else []:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) != COLUMNS:
-                raise ValidationError(path, 1, "csv-header", f"header must be {','.join(COLUMNS)}")
-            for line, row in enumerate(reader, start=2):
-                missing = [c for c in COLUMNS[:-1] if not row[c]]
-                if missing:
-                    raise ValidationError(path, line, "missing-value", f"{', '.join(missing)} must be given")
-                if row["unit"] not in UNITS:
-                    raise ValidationError(path, line, "unit", f"unit must be one of {sorted(UNITS)}")
-                try:
-                    value = float(row["value"])
-                except ValueError:
-                    raise ValidationError(path, line, "number", f"value {row['value']!r} is not a number") from None
-                if not math.isfinite(value) or value < 0:
-                    raise ValidationError(path, line, "negative-value", "value must be a finite number >= 0")
-                rows.append([*(row[c] for c in COLUMNS[:7]), value, row["unit"], row["note"] or None])
+        for line, row in inputs.read_table(path, COLUMNS, names=("scenario", "statistic")):
+            missing = [c for c in COLUMNS[:-1] if not row[c]]
+            if missing:
+                raise ValidationError(path, line, "missing-value", f"{', '.join(missing)} must be given")
+            if row["unit"] not in UNITS:
+                raise ValidationError(path, line, "unit", f"unit must be one of {sorted(UNITS)}")
+            try:
+                value = float(row["value"])
+            except ValueError:
+                raise ValidationError(path, line, "number", f"value {row['value']!r} is not a number") from None
+            if not math.isfinite(value) or value < 0:
+                raise ValidationError(path, line, "negative-value", "value must be a finite number >= 0")
+            rows.append([*(row[c] for c in COLUMNS[:7]), value, row["unit"], row["note"] or None])
     return rows
 
 

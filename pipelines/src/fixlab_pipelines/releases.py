@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import duckdb
 
-from . import db
+from . import db, inputs
 from .errors import UsageError, ValidationError
 from .ingest import Outcome, ingest_paths
 
@@ -24,18 +26,17 @@ COLUMNS = ("product", "version", "commit", "date", "campaign")
 
 
 def read_releases(path: Path) -> list[dict[str, str]]:
-    if not path.exists():
+    if not os.path.lexists(path):
         return []
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise ValidationError(path, 1, "csv-header", f"header must be {','.join(COLUMNS)}")
-        rows = list(reader)
+    numbered = inputs.read_table(path, COLUMNS, names=("product", "version", "commit", "campaign"))
+    rows = [row for _, row in numbered]
     seen: set[tuple[str, str]] = set()
-    for line, row in enumerate(rows, start=2):
+    for line, row in numbered:
         if not all(row[c] for c in COLUMNS[:4]):
             raise ValidationError(path, line, "missing-value", "product, version, commit and date are required")
         try:
+            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", row["date"]):
+                raise ValueError(row["date"])
             dt.date.fromisoformat(row["date"])
         except ValueError:
             raise ValidationError(path, line, "date", f"date must be YYYY-MM-DD, got {row['date']!r}") from None

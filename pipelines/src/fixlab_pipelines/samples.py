@@ -10,12 +10,15 @@ in SQL is reported as line rowid + 2 (one for the header, one for 1-based lines)
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
+from . import inputs
 from .errors import ValidationError
 from .manifest import Manifest
 
@@ -36,30 +39,47 @@ THROUGHPUT = Kind("throughput", ("elapsed_ns", "messages"), "throughput_points")
 KINDS = {k.name: k for k in (LATENCY, THROUGHPUT)}
 
 STAGE = "stage_samples"
+STAGE_TEXT = "stage_samples_text"  # the CSV's values as text, until each is shown to be an integer
 CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 INT64_MAX = 2**63 - 1
 
 
 def stage_csv(con: duckdb.DuckDBPyConnection, path: Path, kind: Kind) -> None:
-    """Parse `path` into the temporary table STAGE, or raise naming the first bad line."""
+    """Parse `path` into the temporary table STAGE, or raise naming the first bad line.
+
+    The values are read as text and checked to be canonical 64-bit integers, line by line in
+    SQL, before they are cast: a CAST would round `12.5` to 13, and the summary check would
+    then blame the manifest for what is a bad line of the CSV.
+    """
     try:
         with path.open("r", encoding="utf-8", newline="") as f:
-            first = f.readline()
-    except OSError as e:
-        raise ValidationError(path, 0, "samples-missing", f"cannot read samples ({e.strerror})") from e
+            first = f.readline(len(kind.header) + 2)
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValidationError(path, 1, "samples-read", f"cannot read samples ({e})") from e
     if first.rstrip("\n") != kind.header:
         raise ValidationError(path, 1, "csv-header",
                               f"header must be exactly {kind.header!r}, got {first.rstrip(chr(10))!r}")
-    columns = ", ".join(f"'{c}': 'BIGINT'" for c in kind.columns)
+    columns = ", ".join(f"'{c}': 'VARCHAR'" for c in kind.columns)
     try:
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE {STAGE} AS SELECT * FROM read_csv(?, header = true, "
+            f"CREATE OR REPLACE TEMP TABLE {STAGE_TEXT} AS SELECT * FROM read_csv(?, header = true, "
             "auto_detect = false, delim = ',', quote = '', escape = '', new_line = '\\n', "
             f"strict_mode = true, null_padding = false, columns = {{{columns}}})",
             [str(path)],
         )
     except duckdb.Error as e:
         raise diagnose_csv(path, kind) or ValidationError(path, 0, "csv-parse", str(e).splitlines()[0]) from e
+    try:
+        canonical = " OR ".join(f"{c} IS NULL OR NOT regexp_full_match({c}, '0|[1-9][0-9]{{0,18}}') "
+                                f"OR TRY_CAST({c} AS BIGINT) IS NULL" for c in kind.columns)
+        bad = con.execute(f"SELECT min(rowid) FROM {STAGE_TEXT} WHERE {canonical}").fetchone()[0]
+        if bad is not None:
+            raise diagnose_csv(path, kind) or ValidationError(path, bad + 2, "integer-type",
+                                                              "values must be plain 64-bit non-negative integers")
+        casts = ", ".join(f"CAST({c} AS BIGINT) AS {c}" for c in kind.columns)
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE} AS SELECT {casts} FROM {STAGE_TEXT} ORDER BY rowid")
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {STAGE_TEXT}")
 
 
 def diagnose_csv(path: Path, kind: Kind) -> ValidationError | None:
@@ -176,18 +196,20 @@ def _compare_results(m: Manifest, got: dict[str, float], tolerance: dict[str, fl
                          f"(tolerance {tolerance[key]:.1%})")
 
 
-def check_hgrm(path: Path, count: int) -> None:
-    """The HdrHistogram text output beside a latency run must describe the same samples."""
-    if not path.exists():
+def check_hgrm(path: Path, count: int) -> str:
+    """The HdrHistogram text output beside a latency run must describe the same samples.
+    Returns the file's SHA-256, which ingest records (runs are immutable)."""
+    if not os.path.lexists(path):
         raise ValidationError(path, 0, "hgrm-missing", "a latency run must keep its latency.hgrm (contract v1)")
-    lines = path.read_text(encoding="utf-8").splitlines()
+    data = inputs.read_bytes(path, inputs.HGRM_LIMIT)
+    lines = inputs.decode_utf8(path, data).splitlines()
     for number, line in enumerate(lines, start=1):
-        found = re.search(r"Total count\s*=\s*(\d+)", line)
+        found = re.search(r"Total count\s*=\s*([0-9]{1,19})\b", line)
         if found:
             if int(found.group(1)) != count:
                 raise ValidationError(path, number, "hgrm-count",
                                       f"the histogram counts {found.group(1)} values, the samples {count}")
-            return
+            return hashlib.sha256(data).hexdigest()
     raise ValidationError(path, len(lines), "hgrm-format",
                           "no '#[Max = ..., Total count = N]' footer, as outputPercentileDistribution writes")
 

@@ -96,6 +96,16 @@ CREATE TABLE IF NOT EXISTS hosts (
     PRIMARY KEY (run_key, role)
 );
 
+-- What each run's samples and histogram were when it was ingested: runs are immutable, so
+-- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256
+-- of the runner's CSV (the same hash the Parquet's metadata keeps), hgrm_sha256 that of
+-- latency.hgrm (NULL for throughput runs).
+CREATE TABLE IF NOT EXISTS run_contents (
+    run_key        VARCHAR PRIMARY KEY,
+    samples_sha256 VARCHAR NOT NULL,
+    hgrm_sha256    VARCHAR
+);
+
 -- Every measured message of a latency run (latency.csv), in file order.
 CREATE TABLE IF NOT EXISTS latency_samples (
     run_key                  VARCHAR NOT NULL,

@@ -145,7 +145,20 @@ def _to_planes(name: str, residual: np.ndarray) -> dict[str, np.ndarray]:
 # --- reading -------------------------------------------------------------------------------
 
 def read_samples(con: duckdb.DuckDBPyConnection, parquet: Path, kind: Kind | None = None) -> pd.DataFrame:
-    """The contract's columns (int64, file order) from committed Parquet of any known format."""
+    """The contract's columns (int64, file order) from committed Parquet of any known format.
+
+    The file is untrusted binary: whatever fails while decoding it (a corrupt page, a column
+    name that is not a byte plane, text that is not UTF-8) refuses the file, naming it."""
+    try:
+        return _read_samples(con, parquet, kind)
+    except (duckdb.Error, ValueError, KeyError, IndexError, OverflowError) as e:
+        if isinstance(e, ValidationError):
+            raise
+        reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise ValidationError(parquet, 0, "parquet-read", f"cannot decode the samples: {reason}") from None
+
+
+def _read_samples(con: duckdb.DuckDBPyConnection, parquet: Path, kind: Kind | None = None) -> pd.DataFrame:
     meta = _metadata(con, parquet)
     fmt = meta.get(FORMAT_KEY)
     names = _column_names(con, parquet)
@@ -207,7 +220,8 @@ def _metadata(con: duckdb.DuckDBPyConnection, parquet: Path) -> dict[str, str]:
         rows = con.execute("SELECT decode(key), decode(value) FROM parquet_kv_metadata(?)",
                            [str(parquet)]).fetchall()
     except duckdb.Error as e:
-        raise ValidationError(parquet, 0, "parquet-read", str(e).splitlines()[0]) from e
+        reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise ValidationError(parquet, 0, "parquet-read", reason) from e
     return dict(rows)
 
 

@@ -6,6 +6,7 @@ drives it and never downloads a browser of its own.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # portal_site, beside the other tests
-from portal_site import PortalSite, build_portal  # noqa: E402
+from portal_site import PortalSite, build_portal, hostile_data  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -28,19 +29,34 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[PortalSite, str]]:
-    """The sample portal and the address it is served at (known before it is built)."""
-    root = tmp_path_factory.mktemp("portal")
+@contextlib.contextmanager
+def serve_portal(root: Path, make_data=None) -> Iterator[tuple[PortalSite, str]]:
+    """Build a portal in `root` (from `make_data`, default the sample runs) and serve it."""
     handler = functools.partial(QuietHandler, directory=str(root / "site-build"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    portal = build_portal(root, site_url=url)
+    portal = build_portal(root, site_url=url, make_data=make_data)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield portal, url
-    server.shutdown()
-    server.server_close()
+    try:
+        yield portal, url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[PortalSite, str]]:
+    """The sample portal and the address it is served at (known before it is built)."""
+    with serve_portal(tmp_path_factory.mktemp("portal")) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def hostile_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[PortalSite, str]]:
+    """A portal rendered from a campaign whose every free-text field is markup (portal_site)."""
+    with serve_portal(tmp_path_factory.mktemp("hostile"), make_data=hostile_data) as served:
+        yield served
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ only way to emit raw markup is `Markup` from our own code (diagrams, fenced code
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,13 @@ def code(value: Any) -> Markup:
     literally, so this is HTML <code> whose text is escaped for Markdown, then for HTML."""
     flat = " ".join(str(value).split())
     return Markup("<code>") + escape(_MARKDOWN_SPECIAL.sub(r"\\\1", flat)) + Markup("</code>")
+
+
+def yaml_title(value: Any) -> Markup:
+    """A page title for the YAML front matter: MkDocs Material writes `page.meta.title` into
+    <title> and the header as raw HTML, so it is HTML-escaped text (not Markdown, whose
+    backslash escapes would show), quoted as a JSON string, which YAML reads as is."""
+    return Markup(json.dumps(html.escape(" ".join(str(value).split()))))
 
 
 def fenced(lines: list[str] | str, language: str = "sh", indent: int = 0) -> Markup:
@@ -103,7 +112,8 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(us=fmt_us, int=fmt_int, pct=fmt_pct, bytes=fmt_bytes, fenced=fenced, code=code)
+    env.filters.update(us=fmt_us, int=fmt_int, pct=fmt_pct, bytes=fmt_bytes, fenced=fenced, code=code,
+                       yaml_title=yaml_title)
     return env
 
 

@@ -43,6 +43,7 @@ class LoopbackRunsTest
             cases.add(Arguments.of(scenario, Product.of("raw-socket"), "busy-spin"));
         }
         cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-mmap"));
+        cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-tls"));
         return cases.stream();
     }
 

@@ -46,16 +46,20 @@ public final class FixlabProduct implements Product
     @Override
     public List<String> configurations()
     {
-        return List.of("balanced", "optimized", "optimized-file", "optimized-mmap");
+        return List.of("balanced", "optimized", "optimized-file", "optimized-mmap", "optimized-tls");
     }
 
     /**
      * The file and mapped stores only where the seed measured them (internal points); the quick profile
-     * keeps the in-memory and mapped stores there.
+     * keeps the in-memory and mapped stores there. TLS in rtt-echo, beside optimized, for its cost.
      */
     @Override
     public List<String> configurations(final Scenario scenario, final boolean full)
     {
+        if (scenario == Scenario.RTT_ECHO)
+        {
+            return List.of("balanced", "optimized", "optimized-tls");
+        }
         if (!scenario.isInternal())
         {
             return List.of("balanced", "optimized");
@@ -96,7 +100,7 @@ public final class FixlabProduct implements Product
                 {
                     throw new BenchException("--properties " + file + ": no such readable file");
                 }
-                return EngineConfiguration.load(file);
+                return withTlsFiles(EngineConfiguration.load(file), name -> readable(file.toAbsolutePath().getParent().resolve(name)));
             }
             final String resource = "/etc/" + options.config + "/engine.properties";
             try (InputStream in = FixlabProduct.class.getResourceAsStream(resource))
@@ -105,7 +109,8 @@ public final class FixlabProduct implements Product
                 {
                     throw new BenchException("configuration " + options.config + ": " + resource + " is not on the classpath");
                 }
-                return EngineConfiguration.load(in, "bench-runner/etc/" + options.config + "/engine.properties");
+                return withTlsFiles(EngineConfiguration.load(in, "bench-runner/etc/" + options.config + "/engine.properties"),
+                    name -> extract("/etc/" + options.config + "/" + name));
             }
         }
         catch (final IOException ex)
@@ -115,6 +120,54 @@ public final class FixlabProduct implements Product
         catch (final IllegalArgumentException ex)
         {
             throw new BenchException("engine configuration: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Where a key store named without a folder in an engine.properties is found. */
+    private interface KeyStoreSource
+    {
+        Path find(String name) throws IOException;
+    }
+
+    /**
+     * A key or trust store given as a bare file name lives beside the engine.properties (etc/optimized-tls
+     * holds its test-only stores): the engine needs a file, so it gets that file's path.
+     */
+    private static EngineConfiguration withTlsFiles(final EngineConfiguration engine, final KeyStoreSource source) throws IOException
+    {
+        for (final String key : List.of("tlsKeyStore", "tlsTrustStore"))
+        {
+            final String value = engine.value(key);
+            if (!value.isEmpty() && Path.of(value).getParent() == null)
+            {
+                engine.set(key, source.find(value).toString());
+            }
+        }
+        return engine;
+    }
+
+    private static Path readable(final Path file)
+    {
+        if (!Files.isReadable(file))
+        {
+            throw new BenchException("key store " + file + ": no such readable file");
+        }
+        return file;
+    }
+
+    /** A classpath resource as a temporary file, deleted when the process exits. */
+    private static Path extract(final String resource) throws IOException
+    {
+        try (InputStream in = FixlabProduct.class.getResourceAsStream(resource))
+        {
+            if (in == null)
+            {
+                throw new BenchException("key store " + resource + " is not on the classpath");
+            }
+            final Path file = Files.createTempFile("fixlab-bench-", ".p12");
+            file.toFile().deleteOnExit();
+            Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return file;
         }
     }
 

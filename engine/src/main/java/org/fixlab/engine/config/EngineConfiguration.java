@@ -81,6 +81,51 @@ public final class EngineConfiguration
         option("timestampPrecision", "millis", "millis", "SendingTime precision: seconds, millis, micros or nanos");
         option("resendChunkMessages", "256", "256", "messages replayed per duty cycle when answering a ResendRequest");
         option("maxQueuedInboundBytes", "4194304", "4194304", "bytes of early messages held while a sequence gap is filled");
+        tlsOptions();
+    }
+
+    // ---- TLS (read by transport.TlsSettings) --------------------------------------------------
+
+    private static void tlsOptions()
+    {
+        option("tlsEnabled", "false", "false", "TLS on every connection of this engine, acceptor and initiator (SSLEngine on the engine thread)");
+        option("tlsKeyStore", "", "", "TLS: key store file with this side's certificate and key; needed to accept, optional to initiate (client certificate)");
+        option("tlsKeyStorePassword", "", "", "TLS: password of the key store and its key (shown masked)");
+        option("tlsKeyStoreType", "PKCS12", "PKCS12", "TLS: key store type, PKCS12 or JKS");
+        option("tlsTrustStore", "", "", "TLS: trust store file (certificates of trusted peers or CAs); empty uses the JDK's default");
+        option("tlsTrustStorePassword", "", "", "TLS: password of the trust store (shown masked)");
+        option("tlsTrustStoreType", "PKCS12", "PKCS12", "TLS: trust store type, PKCS12 or JKS");
+        option("tlsProtocols", "TLSv1.3,TLSv1.2", "TLSv1.3,TLSv1.2", "TLS: protocols offered, comma-separated, of TLSv1.3 and TLSv1.2");
+        option("tlsNeedClientAuth", "false", "false", "TLS acceptor: require a client certificate that the trust store accepts");
+        option("tlsVerifyHostname", "true", "true", "TLS initiator: require the acceptor's certificate to name the host connected to (endpoint identification)");
+    }
+
+    private void validateTls(final String key)
+    {
+        switch (key)
+        {
+            case "tlsProtocols" ->
+            {
+                for (final String protocol : value(key).split("\\s*,\\s*"))
+                {
+                    if (!protocol.equals("TLSv1.3") && !protocol.equals("TLSv1.2"))
+                    {
+                        throw new IllegalArgumentException("'" + protocol + "' is not offered (expected TLSv1.3 and/or TLSv1.2)");
+                    }
+                }
+            }
+            case "tlsEnabled", "tlsNeedClientAuth", "tlsVerifyHostname" -> bool(key);
+            default ->
+            {
+                // files, passwords and store types are checked when the engine builds its TLS context
+            }
+        }
+    }
+
+    /** Passwords are never printed: describe() goes to logs, effectiveValues() into run manifests. */
+    private static String displayed(final String key, final String value)
+    {
+        return key.endsWith("Password") && !value.isEmpty() ? "********" : value;
     }
 
     private final Preset preset;
@@ -185,6 +230,11 @@ public final class EngineConfiguration
 
     private void validate(final String key)
     {
+        if (key.startsWith("tls"))
+        {
+            validateTls(key);
+            return;
+        }
         switch (key)
         {
             case "idleStrategy":
@@ -383,7 +433,7 @@ public final class EngineConfiguration
     public String describe()
     {
         final StringBuilder sb = new StringBuilder("preset=").append(preset.name().toLowerCase(java.util.Locale.ROOT)).append('\n');
-        values.forEach((key, value) -> sb.append(key).append('=').append(value).append('\n'));
+        values.forEach((key, value) -> sb.append(key).append('=').append(displayed(key, value)).append('\n'));
         return sb.toString();
     }
 
@@ -392,7 +442,7 @@ public final class EngineConfiguration
     {
         final Map<String, String> copy = new LinkedHashMap<>();
         copy.put(PRESET_KEY, preset.name().toLowerCase(java.util.Locale.ROOT));
-        copy.putAll(values);
+        values.forEach((key, value) -> copy.put(key, displayed(key, value)));
         return copy;
     }
 }

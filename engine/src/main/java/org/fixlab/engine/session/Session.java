@@ -230,7 +230,7 @@ public final class Session
         queue.clear();
         resender.cancel();
         resetRequestedByUs = false;
-        store.flush();
+        store.flush(clock.nanoTime());
         if (settings.resetOnDisconnect())
         {
             resetSequenceNumbers();
@@ -248,6 +248,7 @@ public final class Session
      */
     public int doWork(final long nowNanos)
     {
+        store.flush(nowNanos); // the sync policy's interval force, on the loop's clock
         if (transport == null)
         {
             return 0;

@@ -78,6 +78,7 @@ public final class FileStore extends PersistentStore
         {
             body.force();
             sync.onForced(0);
+            forced();
         }
     }
 
@@ -99,6 +100,7 @@ public final class FileStore extends PersistentStore
         seqNums.nextTarget(1);
         writeSeqNums();
         seqNumsFile.force();
+        forced();
     }
 
     @Override
@@ -139,6 +141,7 @@ public final class FileStore extends PersistentStore
         {
             seqNumsFile.force();
             sync.onForced(0);
+            forced();
         }
     }
 

@@ -80,6 +80,7 @@ public final class MappedStore extends PersistentStore
         {
             mapping.force(dataEnd, recordLength);
             sync.onForced(0);
+            forced();
         }
         dataEnd += recordLength;
     }
@@ -103,6 +104,7 @@ public final class MappedStore extends PersistentStore
         seqNums.nextTarget(1);
         writeSeqNums();
         mapping.force(0, RECORDS_OFFSET);
+        forced();
     }
 
     @Override
@@ -156,6 +158,7 @@ public final class MappedStore extends PersistentStore
         {
             mapping.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
             sync.onForced(0);
+            forced();
         }
     }
 

@@ -151,7 +151,7 @@ public final class MemoryStore implements MessageStore
     }
 
     @Override
-    public void flush()
+    public void flush(final long nowNanos)
     {
         StoreChecks.checkOpen(closed, "MemoryStore");
     }

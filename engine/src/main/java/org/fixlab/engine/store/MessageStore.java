@@ -42,11 +42,15 @@ public interface MessageStore extends AutoCloseable
     void reset();
 
     /**
-     * Called on the session's duty cycle: under {@link SyncPolicy#INTERVAL} forces what was written
-     * since the last force if the interval has passed; otherwise nothing to do ({@link SyncPolicy#NONE}
-     * leaves it to the OS, {@link SyncPolicy#EVERY_MESSAGE} has forced already, memory has no device).
+     * Called on every duty cycle of the session's thread with that loop's clock: under
+     * {@link SyncPolicy#INTERVAL} forces what was written since the last force if the interval has
+     * passed; otherwise nothing to do ({@link SyncPolicy#NONE} leaves it to the OS,
+     * {@link SyncPolicy#EVERY_MESSAGE} has forced already, memory has no device). No system call and
+     * no allocation unless a force is due.
+     *
+     * @param nowNanos a monotonic time from the caller's clock; only differences between calls matter.
      */
-    void flush();
+    void flush(long nowNanos);
 
     /**
      * Forces what the sync policy still owes, then releases files and mappings. Idempotent; every

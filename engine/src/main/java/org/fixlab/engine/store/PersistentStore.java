@@ -11,6 +11,8 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
 {
     final String name;
     final SyncSchedule sync;
+    private final ForceListener forceListener;
+    private long forces;
     final ChunkedSequenceIndex index;
     final SequenceNumberSlots seqNums = new SequenceNumberSlots();
     final Crc32cRange crc = new Crc32cRange();
@@ -20,6 +22,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     {
         this.name = name;
         sync = new SyncSchedule(options.syncPolicy(), options.syncIntervalNanos());
+        forceListener = options.forceListener();
         index = new ChunkedSequenceIndex(options.indexCapacity());
     }
 
@@ -91,14 +94,14 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
 
     /** Under {@link SyncPolicy#INTERVAL}, forces what was written since the last force if the interval has passed. */
     @Override
-    public final void flush()
+    public final void flush(final long nowNanos)
     {
         checkOpen();
-        final long now = System.nanoTime();
-        if (sync.isDue(now))
+        if (sync.isDue(nowNanos))
         {
             forceAll();
-            sync.onForced(now);
+            sync.onForced(nowNanos);
+            forced();
         }
     }
 
@@ -116,12 +119,26 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
             if (sync.isDirty())
             {
                 forceAll();
+                forced();
             }
         }
         finally
         {
             release();
         }
+    }
+
+    /** Forces this store made to the device since it was opened (recovery's own force not counted). */
+    public final long forceCount()
+    {
+        return forces;
+    }
+
+    /** Every force of records or sequence numbers ends here, after the device has taken the bytes. */
+    final void forced()
+    {
+        forces++;
+        forceListener.onForced();
     }
 
     @Override

@@ -22,6 +22,7 @@ public final class StoreOptions
     private int memoryCapacityBytes = DEFAULT_MEMORY_CAPACITY_BYTES;
     private int mappedChunkBytes = DEFAULT_MAPPED_CHUNK_BYTES;
     private int indexCapacity = DEFAULT_INDEX_CAPACITY;
+    private ForceListener forceListener = ForceListener.NONE;
 
     /** File and mapped stores: when writes are forced to the device. */
     public StoreOptions syncPolicy(final SyncPolicy syncPolicy)
@@ -84,6 +85,18 @@ public final class StoreOptions
     public int indexCapacity()
     {
         return indexCapacity;
+    }
+
+    /** File and mapped stores: told after every force (tests, monitoring); {@link ForceListener#NONE} by default. */
+    public StoreOptions forceListener(final ForceListener forceListener)
+    {
+        this.forceListener = forceListener;
+        return this;
+    }
+
+    public ForceListener forceListener()
+    {
+        return forceListener;
     }
 
     @Override

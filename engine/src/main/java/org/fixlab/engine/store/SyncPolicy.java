@@ -7,6 +7,6 @@ public enum SyncPolicy
     NONE,
     /** fsync / force after every stored message and sequence number change: survives power loss. */
     EVERY_MESSAGE,
-    /** force at most once per configured interval, from {@link MessageStore#flush()} calls on the duty cycle. */
+    /** force at most once per configured interval, from {@link MessageStore#flush(long)} calls on the duty cycle. */
     INTERVAL
 }

@@ -30,7 +30,7 @@ final class SyncSchedule
         return policy == SyncPolicy.EVERY_MESSAGE;
     }
 
-    /** Whether {@link MessageStore#flush()} at {@code nowNanos} must force. */
+    /** Whether {@link MessageStore#flush(long)} at {@code nowNanos} must force. */
     boolean isDue(final long nowNanos)
     {
         return dirty && policy == SyncPolicy.INTERVAL && nowNanos - lastForceNanos >= intervalNanos;

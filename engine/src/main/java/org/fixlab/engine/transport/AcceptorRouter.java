@@ -86,7 +86,8 @@ final class AcceptorRouter implements TcpConnection.FrameHandler
     @Override
     public void onClosed(final TcpConnection connection, final String reason)
     {
-        // nothing bound yet; the engine drops closed connections from its poll list
+        // nothing bound yet, no session to tell; the engine drops closed connections from its poll list
+        log.warn(null, "connection from " + connection.remoteAddress() + " closed before Logon: " + reason);
     }
 
     /** True while the connection has not been routed to a session. */

@@ -64,6 +64,10 @@ public final class EventLoop implements Agent, AutoCloseable
     /** Starts accepting on host:port for the acceptor sessions; returns the port (useful with 0). */
     public int listen(final String host, final int port) throws IOException
     {
+        if (transport.tls() != null)
+        {
+            transport.tls().checkCanAccept();
+        }
         return poller.listen(host, port, this::onAccepted);
     }
 
@@ -79,7 +83,7 @@ public final class EventLoop implements Agent, AutoCloseable
                 return;
             }
             transport.apply(channel);
-            connections.add(transport.open(channel, router, nowNanos));
+            connections.add(transport.openAccepted(channel, router, nowNanos));
         }
         catch (final IOException ex)
         {

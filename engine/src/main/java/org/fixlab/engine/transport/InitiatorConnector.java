@@ -19,6 +19,7 @@ public final class InitiatorConnector
 {
     private final Session session;
     private final InetSocketAddress address;
+    private final String host;
     private final TransportSettings transport;
     private final SessionBinding binding;
     private final SessionLog log;
@@ -37,6 +38,7 @@ public final class InitiatorConnector
     {
         this.session = session;
         this.address = new InetSocketAddress(host, port);
+        this.host = host;
         this.transport = transport;
         this.binding = new SessionBinding(session);
         this.log = log;
@@ -123,7 +125,7 @@ public final class InitiatorConnector
                 onConnected(nowNanos);
             }
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
             failed(nowNanos, ex);
         }
@@ -144,10 +146,19 @@ public final class InitiatorConnector
         final SocketChannel channel = connecting;
         connecting = null;
         cancelConnectKey();
-        final TcpConnection connection = transport.open(channel, binding, nowNanos);
+        final TcpConnection connection;
+        try
+        {
+            connection = transport.openConnected(channel, host, address.getPort(), binding, nowNanos);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            channel.close();
+            throw ex;
+        }
         pendingConnection = connection;
         wasConnected = true;
-        log.info(session.id(), "connected to " + address + " (attempt " + attempts + ")");
+        log.info(session.id(), "connected to " + address + (connection.isTls() ? " with TLS" : "") + " (attempt " + attempts + ")");
         session.onConnect(connection, nowNanos);
     }
 

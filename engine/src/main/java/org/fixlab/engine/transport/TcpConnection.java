@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
+import javax.net.ssl.SSLException;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.MessageFramer;
@@ -15,6 +17,10 @@ import org.fixlab.engine.session.SessionTransport;
  * when the duty cycle ends or when the buffer runs out of room, so messages that queue up within a
  * cycle leave in one write. The buffers never grow: a peer that stops reading shows up as
  * back-pressure, a peer that sends an oversized message is cut off.
+ *
+ * <p>With TLS the same buffers hold plaintext and a {@link TlsChannel} sits between them and the
+ * socket; the handshake advances on every poll and flush, and the session's Logon waits in the
+ * outbound buffer until it is done. Without TLS the socket is read and written directly.
  */
 public final class TcpConnection implements SessionTransport
 {
@@ -35,6 +41,11 @@ public final class TcpConnection implements SessionTransport
     private final UnsafeBuffer outbound;
     private final MessageFramer framer;
     private final String remote;
+    /** Null on a plaintext connection. */
+    private final TlsChannel tls;
+    /** Room the inbound buffer must have before a read: one decrypted TLS record, or one byte. */
+    private final int minReadRoom;
+    private boolean firstRead = true;
     private FrameHandler handler;
     private int readOffset;
     private int writeOffset;
@@ -49,8 +60,17 @@ public final class TcpConnection implements SessionTransport
     public TcpConnection(final SocketChannel channel, final int inboundBufferSize, final int outboundBufferSize,
         final int maxMessageSize, final FrameHandler handler, final long nowNanos)
     {
+        this(channel, null, inboundBufferSize, outboundBufferSize, maxMessageSize, handler, nowNanos);
+    }
+
+    TcpConnection(final SocketChannel channel, final TlsChannel tls, final int inboundBufferSize, final int outboundBufferSize,
+        final int maxMessageSize, final FrameHandler handler, final long nowNanos)
+    {
         this.channel = channel;
-        this.inboundBytes = ByteBuffer.allocateDirect(Math.max(inboundBufferSize, maxMessageSize));
+        this.tls = tls;
+        this.minReadRoom = tls == null ? 1 : tls.applicationBufferSize();
+        // with TLS a partial message at the front must still leave room for a whole decrypted record
+        this.inboundBytes = ByteBuffer.allocateDirect(Math.max(inboundBufferSize, maxMessageSize) + (tls == null ? 0 : minReadRoom));
         this.inbound = new UnsafeBuffer(inboundBytes);
         this.outboundBytes = ByteBuffer.allocateDirect(outboundBufferSize);
         this.outbound = new UnsafeBuffer(outboundBytes);
@@ -101,11 +121,20 @@ public final class TcpConnection implements SessionTransport
         {
             return 0;
         }
+        if (inbound.capacity() - writeOffset < minReadRoom)
+        {
+            compactInbound();
+        }
         final int read;
         try
         {
             inboundBytes.limit(inboundBytes.capacity()).position(writeOffset);
-            read = channel.read(inboundBytes);
+            read = tls == null ? channel.read(inboundBytes) : tls.read(inboundBytes);
+        }
+        catch (final SSLException ex)
+        {
+            close(tlsFailure(ex));
+            return 0;
         }
         catch (final IOException ex)
         {
@@ -123,6 +152,15 @@ public final class TcpConnection implements SessionTransport
         }
         readNanos = System.nanoTime();
         writeOffset += read;
+        if (firstRead)
+        {
+            firstRead = false;
+            if (tls == null && TlsRecords.startsWithTlsRecord(inbound, writeOffset))
+            {
+                close("the peer speaks TLS on a plaintext connection (enable tlsEnabled on this side, or disable TLS on the peer)");
+                return read;
+            }
+        }
         deliverFrames(nowNanos);
         return read;
     }
@@ -160,12 +198,17 @@ public final class TcpConnection implements SessionTransport
         }
         else if (writeOffset == inbound.capacity())
         {
-            // move the partial message to the front so the rest of it has room
-            final int remaining = writeOffset - readOffset;
-            inbound.putBytes(0, inbound, readOffset, remaining);
-            readOffset = 0;
-            writeOffset = remaining;
+            compactInbound();
         }
+    }
+
+    /** Moves the partial message to the front so the rest of it has room. */
+    private void compactInbound()
+    {
+        final int remaining = writeOffset - readOffset;
+        inbound.putBytes(0, inbound, readOffset, remaining);
+        readOffset = 0;
+        writeOffset = remaining;
     }
 
     @Override
@@ -208,7 +251,7 @@ public final class TcpConnection implements SessionTransport
     /** Writes as much of the committed bytes as the socket takes now. Returns bytes written. */
     public int flush()
     {
-        if (!open || committedUpTo == flushedUpTo)
+        if (!open || (committedUpTo == flushedUpTo && (tls == null || !tls.hasPendingOutput())))
         {
             return 0;
         }
@@ -216,7 +259,7 @@ public final class TcpConnection implements SessionTransport
         {
             outboundBytes.limit(committedUpTo).position(flushedUpTo);
             writeNanos = System.nanoTime();
-            final int written = channel.write(outboundBytes);
+            final int written = tls == null ? channel.write(outboundBytes) : tls.write(outboundBytes);
             flushedUpTo += written;
             if (flushedUpTo == committedUpTo)
             {
@@ -224,6 +267,11 @@ public final class TcpConnection implements SessionTransport
                 committedUpTo = 0;
             }
             return written;
+        }
+        catch (final SSLException ex)
+        {
+            close(tlsFailure(ex));
+            return 0;
         }
         catch (final IOException ex)
         {
@@ -258,7 +306,12 @@ public final class TcpConnection implements SessionTransport
             return;
         }
         open = false;
-        closeReason = reason;
+        closeReason = tls != null && !tls.isHandshakeDone() && !reason.startsWith("TLS") ?
+            reason + " (TLS handshake not complete)" : reason;
+        if (tls != null)
+        {
+            tls.closeQuietly();
+        }
         try
         {
             channel.close();
@@ -267,7 +320,25 @@ public final class TcpConnection implements SessionTransport
         {
             // closing is best effort: the peer sees the FIN or an RST either way
         }
-        handler.onClosed(this, reason);
+        handler.onClosed(this, closeReason);
+    }
+
+    /** Whether this connection runs TLS. */
+    public boolean isTls()
+    {
+        return tls != null;
+    }
+
+    /** With TLS: the negotiated protocol and cipher suite once the handshake is done; otherwise null. */
+    public String tlsSession()
+    {
+        return tls != null && tls.isHandshakeDone() ? tls.describeSession() : null;
+    }
+
+    private String tlsFailure(final SSLException ex)
+    {
+        return "TLS " + (tls != null && tls.isHandshakeDone() ? "error" : "handshake failed") + " with " + remote + ": " +
+            ex.getMessage();
     }
 
     @Override

@@ -6,9 +6,12 @@ import java.nio.channels.SocketChannel;
 
 import org.fixlab.engine.config.EngineConfiguration;
 
-/** Socket options and buffer sizes applied to every connection, read once from the configuration. */
+/**
+ * Socket options, buffer sizes and TLS ({@code tls} null for plaintext) applied to every connection,
+ * read once from the configuration.
+ */
 public record TransportSettings(boolean tcpNoDelay, int socketSendBufferSize, int socketReceiveBufferSize,
-    int inboundBufferSize, int outboundBufferSize, int maxMessageSize)
+    int inboundBufferSize, int outboundBufferSize, int maxMessageSize, TlsSettings tls)
 {
     public static TransportSettings from(final EngineConfiguration configuration)
     {
@@ -18,7 +21,8 @@ public record TransportSettings(boolean tcpNoDelay, int socketSendBufferSize, in
             configuration.integer("socketReceiveBufferSize"),
             configuration.integer("inboundBufferSize"),
             configuration.integer("outboundBufferSize"),
-            configuration.integer("maxMessageSize"));
+            configuration.integer("maxMessageSize"),
+            TlsSettings.from(configuration));
     }
 
     void apply(final SocketChannel channel) throws IOException
@@ -35,8 +39,23 @@ public record TransportSettings(boolean tcpNoDelay, int socketSendBufferSize, in
         }
     }
 
-    TcpConnection open(final SocketChannel channel, final TcpConnection.FrameHandler handler, final long nowNanos)
+    /** A connection an acceptor took: TLS server side when TLS is on. */
+    TcpConnection openAccepted(final SocketChannel channel, final TcpConnection.FrameHandler handler, final long nowNanos)
+        throws IOException
     {
-        return new TcpConnection(channel, inboundBufferSize, outboundBufferSize, maxMessageSize, handler, nowNanos);
+        return open(channel, tls == null ? null : new TlsChannel(channel, tls.newEngine(false, null, 0)), handler, nowNanos);
+    }
+
+    /** A connection an initiator made to host:port: TLS client side, checking the host name, when TLS is on. */
+    TcpConnection openConnected(final SocketChannel channel, final String host, final int port,
+        final TcpConnection.FrameHandler handler, final long nowNanos) throws IOException
+    {
+        return open(channel, tls == null ? null : new TlsChannel(channel, tls.newEngine(true, host, port)), handler, nowNanos);
+    }
+
+    private TcpConnection open(final SocketChannel channel, final TlsChannel tlsChannel, final TcpConnection.FrameHandler handler,
+        final long nowNanos)
+    {
+        return new TcpConnection(channel, tlsChannel, inboundBufferSize, outboundBufferSize, maxMessageSize, handler, nowNanos);
     }
 }

@@ -206,4 +206,23 @@ class EngineConfigurationTest
             }
         }
     }
+
+    @Test
+    void tlsProtocolsAreTls13AndTls12Only()
+    {
+        assertEquals("TLSv1.2", EngineConfiguration.preset(Preset.BALANCED).set("tlsProtocols", "TLSv1.2").value("tlsProtocols"));
+        assertEquals("tlsProtocols: 'TLSv1.1' is not offered (expected TLSv1.3 and/or TLSv1.2)", refusal("tlsProtocols", "TLSv1.3,TLSv1.1"));
+        assertEquals("tlsNeedClientAuth: 'maybe' is not a boolean (true or false)", refusal("tlsNeedClientAuth", "maybe"));
+    }
+
+    @Test
+    void passwordsAreMaskedWhereverTheConfigurationIsPrinted()
+    {
+        final EngineConfiguration configuration = EngineConfiguration.preset(Preset.BALANCED)
+            .set("tlsKeyStorePassword", "s3cret").set("tlsTrustStorePassword", "");
+        assertEquals("s3cret", configuration.value("tlsKeyStorePassword"), "the engine itself reads the real value");
+        assertTrue(!configuration.describe().contains("s3cret") && configuration.describe().contains("tlsKeyStorePassword=********\n"));
+        assertEquals("********", configuration.effectiveValues().get("tlsKeyStorePassword"));
+        assertEquals("", configuration.effectiveValues().get("tlsTrustStorePassword"), "an empty password shows as empty");
+    }
 }

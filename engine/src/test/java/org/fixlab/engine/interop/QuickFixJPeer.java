@@ -1,5 +1,6 @@
 package org.fixlab.engine.interop;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,12 +43,20 @@ final class QuickFixJPeer extends ApplicationAdapter implements AutoCloseable
     static QuickFixJPeer acceptor(final String beginString, final String sender, final String target, final int port)
         throws Exception
     {
+        return acceptor(beginString, sender, target, port, Map.of());
+    }
+
+    /** @param extra QuickFIX/J session settings applied last, e.g. SocketUseSSL and its key stores. */
+    static QuickFixJPeer acceptor(final String beginString, final String sender, final String target, final int port,
+        final Map<String, String> extra) throws Exception
+    {
         final SessionID id = new SessionID(beginString, sender, target);
         final QuickFixJPeer peer = new QuickFixJPeer(id, true);
         final SessionSettings settings = commonSettings(id);
         settings.setString(id, "ConnectionType", "acceptor");
         settings.setLong(id, "SocketAcceptPort", port);
         settings.setString(id, "SocketAcceptAddress", "127.0.0.1");
+        extra.forEach((key, value) -> settings.setString(id, key, value));
         peer.connector = new SocketAcceptor(peer, new MemoryStoreFactory(), settings, new ScreenLogFactory(false, false, false),
             new DefaultMessageFactory());
         peer.connector.start();
@@ -57,6 +66,13 @@ final class QuickFixJPeer extends ApplicationAdapter implements AutoCloseable
     static QuickFixJPeer initiator(final String beginString, final String sender, final String target, final int port)
         throws Exception
     {
+        return initiator(beginString, sender, target, port, Map.of());
+    }
+
+    /** @param extra QuickFIX/J session settings applied last, e.g. SocketUseSSL, its trust store, SocketConnectHost. */
+    static QuickFixJPeer initiator(final String beginString, final String sender, final String target, final int port,
+        final Map<String, String> extra) throws Exception
+    {
         final SessionID id = new SessionID(beginString, sender, target);
         final QuickFixJPeer peer = new QuickFixJPeer(id, false);
         final SessionSettings settings = commonSettings(id);
@@ -65,6 +81,7 @@ final class QuickFixJPeer extends ApplicationAdapter implements AutoCloseable
         settings.setLong(id, "SocketConnectPort", port);
         settings.setLong(id, "HeartBtInt", 30);
         settings.setLong(id, "ReconnectInterval", 1);
+        extra.forEach((key, value) -> settings.setString(id, key, value));
         peer.connector = new SocketInitiator(peer, new MemoryStoreFactory(), settings, new ScreenLogFactory(false, false, false),
             new DefaultMessageFactory());
         peer.connector.start();

@@ -26,7 +26,6 @@ import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
-import org.fixlab.engine.session.SessionLog;
 import org.fixlab.engine.store.MessageStore;
 import org.fixlab.engine.store.MessageStores;
 import org.fixlab.engine.store.StoreOptions;
@@ -87,7 +86,7 @@ class AcceptorCrashTest
         int orders = 0;
         int killedWithOrdersInFlight = 0;
         final long started = System.nanoTime();
-        try (FixEngine engine = new FixEngine(configuration, new OffsetEpochNanoClock(), recordingLog()))
+        try (FixEngine engine = new FixEngine(configuration, new OffsetEpochNanoClock(), CrashLogs.recording(initiatorEvents)))
         {
             final Session session = engine.addInitiatorSession(INITIATOR, "127.0.0.1", port, reports);
             final MessageEncoder order = new MessageEncoder();
@@ -120,7 +119,7 @@ class AcceptorCrashTest
                 final int sent = orders;
                 Engines.pollUntil(() -> reports.answered() == sent, 60, () -> "orders without an ExecutionReport: " +
                     reports.unanswered(sent) + " (" + reports.answered() + " of " + sent + " answered); acceptor log: " +
-                    read(acceptorErrors), engine);
+                    CrashLogs.read(acceptorErrors), engine);
             }
             finally
             {
@@ -129,7 +128,7 @@ class AcceptorCrashTest
             }
         }
 
-        final String acceptorLog = read(acceptorErrors);
+        final String acceptorLog = CrashLogs.read(acceptorErrors);
         System.out.printf("acceptor crash test (%s store): %d SIGKILLs (%d with orders in flight), %d orders, " +
             "%d reports checked, %d repeats with PossDupFlag, %d with PossResend, %.1f s%n", storeType, CRASHES,
             killedWithOrdersInFlight, orders, reports.total(), reports.repeatsWithPossDup(),
@@ -152,7 +151,7 @@ class AcceptorCrashTest
             .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
             .start();
         final String ready = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII)).readLine();
-        assertNotNull(ready, () -> "the acceptor died before listening: " + read(errors));
+        assertNotNull(ready, () -> "the acceptor died before listening: " + CrashLogs.read(errors));
         // The store must remember at least what the initiator saw: whatever went out on the wire was stored first.
         final int nextSender = Integer.parseInt(ready.replaceAll(".*nextSender=(\\d+).*", "$1"));
         final int nextTarget = Integer.parseInt(ready.replaceAll(".*nextTarget=(\\d+).*", "$1"));
@@ -183,36 +182,6 @@ class AcceptorCrashTest
             });
             assertTrue(replayed > 0, "the acceptor's store is empty");
             assertTrue(reopened.nextSenderSeqNum() > previous[0], "next sender number below the last stored message");
-        }
-    }
-
-    private SessionLog recordingLog()
-    {
-        return new SessionLog()
-        {
-            @Override
-            public void info(final SessionId session, final String event)
-            {
-                initiatorEvents.add(event);
-            }
-
-            @Override
-            public void warn(final SessionId session, final String event)
-            {
-                initiatorEvents.add("WARN " + event);
-            }
-        };
-    }
-
-    private static String read(final Path file)
-    {
-        try
-        {
-            return Files.exists(file) ? Files.readString(file) : "(empty)";
-        }
-        catch (final IOException ex)
-        {
-            return "(unreadable: " + ex + ")";
         }
     }
 }

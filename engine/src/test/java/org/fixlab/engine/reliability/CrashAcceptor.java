@@ -1,6 +1,7 @@
 package org.fixlab.engine.reliability;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.codec.Fix;
@@ -56,11 +57,31 @@ public final class CrashAcceptor
     static final class ReportingApplication implements Application
     {
         private final MessageEncoder report = new MessageEncoder();
+        private final Consumer<String> onOrder;
         private long execId;
+        private int notSent;
+
+        ReportingApplication()
+        {
+            this(clOrdId -> { });
+        }
+
+        /** @param onOrder told each order's ClOrdID before it is answered. */
+        ReportingApplication(final Consumer<String> onOrder)
+        {
+            this.onOrder = onOrder;
+        }
+
+        /** Reports trySend refused. */
+        int notSent()
+        {
+            return notSent;
+        }
 
         @Override
         public void onAppMessage(final Session session, final MessageDecoder order)
         {
+            onOrder.accept(order.stringValue(11));
             final int clOrdId = order.indexOf(11);
             report.reset('8');
             if (order.isFlagSet(Fix.POSS_DUP_FLAG))
@@ -74,6 +95,7 @@ public final class CrashAcceptor
             final long result = session.trySend(report);
             if (result < 0)
             {
+                notSent++;
                 System.err.println(REPORT_NOT_SENT + " for ClOrdID " + order.stringValue(11) + ": " + SendResult.describe(result));
             }
         }

@@ -171,7 +171,7 @@ class MessageStoreContractTest
         assertThrows(IllegalStateException.class, () -> store.nextSenderSeqNum(3));
         assertThrows(IllegalStateException.class, store::nextTargetSeqNum);
         assertThrows(IllegalStateException.class, store::reset);
-        assertThrows(IllegalStateException.class, store::flush);
+        assertThrows(IllegalStateException.class, () -> store.flush(0));
     }
 
     static void store(final MessageStore store, final int seqNum)

@@ -225,7 +225,7 @@ class PersistentStoreTest
             {
                 storeRange(store, 1, 5);
                 store.nextSenderSeqNum(6);
-                store.flush();
+                store.flush(System.nanoTime());
                 storeRange(store, 6, 7);
             }
             try (MessageStore store = MessageStores.open(type, sessionDir, StoreKind.SESSION_KEY, options))
