@@ -17,7 +17,7 @@ maven:
 # The commit the jars are built from goes beside them: run manifests record it, not whatever
 # HEAD is when a run starts.
 build-java: maven
-	$(MVN) -Dmaven.test.skip=true package
+	$(MVN) -DskipTests package
 	@cd $(ROOT) && commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown); \
 	  if [ -n "$$(git status --porcelain --untracked-files=no -- engine bench-runner 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
 	  echo $$commit > bench-runner/target/build-commit.txt

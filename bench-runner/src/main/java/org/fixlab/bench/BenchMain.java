@@ -1,6 +1,9 @@
 package org.fixlab.bench;
 
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import org.fixlab.bench.campaign.Campaign;
 
@@ -25,6 +28,14 @@ public final class BenchMain
         final String[] rest = Arrays.copyOfRange(args, 1, args.length);
         try
         {
+            if (!args[0].equals("campaign"))
+            {
+                final List<String> jvm = Options.parse(rest).product.ownJvm();
+                if (!jvm.isEmpty())
+                {
+                    System.exit(relaunch(jvm, args));
+                }
+            }
             switch (args[0])
             {
                 case "server" -> BenchServer.run(Options.parse(rest));
@@ -38,5 +49,28 @@ public final class BenchMain
             System.exit(2);
         }
         System.exit(0);
+    }
+
+    /** Runs the same role in the product's own JVM, with this process's output, and returns its exit status. */
+    private static int relaunch(final List<String> jvm, final String[] args)
+    {
+        final List<String> command = new ArrayList<>(jvm);
+        command.add(BenchMain.class.getName());
+        command.addAll(Arrays.asList(args));
+        try
+        {
+            final Process child = new ProcessBuilder(command).inheritIO().start();
+            Runtime.getRuntime().addShutdownHook(new Thread(child::destroy));
+            return child.waitFor();
+        }
+        catch (final IOException ex)
+        {
+            throw new BenchException("cannot start " + command.get(0) + ": " + ex.getMessage(), ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new BenchException("interrupted");
+        }
     }
 }

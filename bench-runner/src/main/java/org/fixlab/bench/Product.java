@@ -52,6 +52,15 @@ public interface Product
         return false;
     }
 
+    /**
+     * The java command (without main class) of the JVM its roles must run in when it cannot share the
+     * runner's classpath; empty when it runs in this one.
+     */
+    default List<String> ownJvm()
+    {
+        return List.of();
+    }
+
     /** The manifest's product block: name, version and commit, read from the jars, plus the label. */
     Map<String, Object> info();
 

@@ -3,6 +3,7 @@ package org.fixlab.bench;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.fixlab.bench.artio.ArtioProduct;
 import org.fixlab.bench.fixlab.FixlabProduct;
 import org.fixlab.bench.quickfixj.QuickfixjProduct;
 import org.fixlab.bench.raw.RawSocketProduct;
@@ -13,7 +14,8 @@ import org.fixlab.bench.raw.RawSocketProduct;
  */
 public final class Products
 {
-    public static final List<Product> ALL = List.of(new FixlabProduct(), new QuickfixjProduct(), new RawSocketProduct());
+    public static final List<Product> ALL = List.of(new FixlabProduct(), new ArtioProduct(), new QuickfixjProduct(),
+        new RawSocketProduct());
 
     private Products()
     {

@@ -61,7 +61,7 @@ class ArgumentErrorsTest
     @Test
     void unreachableServerIsNamedAndLeavesNoRunFolder() throws Exception
     {
-        final int port = LoopbackRunsTest.freePortPair();
+        final int port = LoopbackRun.freePortPair();
         final BenchException ex = assertThrows(BenchException.class, () -> BenchClient.run(Options.parse(new String[] {
             "--host", "127.0.0.1", "--port", Integer.toString(port), "--timeout", "1", "--out", out.toString(), "--campaign", "x"})));
         assertTrue(ex.getMessage().startsWith("server unreachable at 127.0.0.1:" + (port + 1)), ex.getMessage());

@@ -24,14 +24,14 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(144, runs.size());
+        assertEquals(198, runs.size());
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
-        assertEquals(129, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
+        assertEquals(177, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
         assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
             .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == 100_000 && run.rate() == 0));
-        assertEquals(Map.of(1, 48L, 2, 48L, 3, 48L),
+        assertEquals(Map.of(1, 66L, 2, 66L, 3, 66L),
             runs.stream().collect(Collectors.groupingBy(Plan.Run::repetition, Collectors.counting())));
     }
 
@@ -44,10 +44,12 @@ class PlanTest
             .map(run -> run.repetition() + " " + run.mode() + " " + run.product().id() + "/" + run.config())
             .toList();
         assertEquals(List.of(
-            "1 paced fixlab/balanced", "1 paced fixlab/optimized", "1 paced raw-socket/busy-spin",
-            "1 closed-loop fixlab/balanced", "1 closed-loop fixlab/optimized", "1 closed-loop raw-socket/busy-spin",
-            "2 paced fixlab/balanced", "2 paced fixlab/optimized", "2 paced raw-socket/busy-spin",
-            "2 closed-loop fixlab/balanced", "2 closed-loop fixlab/optimized", "2 closed-loop raw-socket/busy-spin"), order);
+            "1 paced fixlab/balanced", "1 paced fixlab/optimized", "1 paced fixlab/optimized-tls", "1 paced raw-socket/busy-spin",
+            "1 closed-loop fixlab/balanced", "1 closed-loop fixlab/optimized", "1 closed-loop fixlab/optimized-tls",
+            "1 closed-loop raw-socket/busy-spin",
+            "2 paced fixlab/balanced", "2 paced fixlab/optimized", "2 paced fixlab/optimized-tls", "2 paced raw-socket/busy-spin",
+            "2 closed-loop fixlab/balanced", "2 closed-loop fixlab/optimized", "2 closed-loop fixlab/optimized-tls",
+            "2 closed-loop raw-socket/busy-spin"), order);
     }
 
     @Test
@@ -55,7 +57,7 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("quick", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(36, runs.size());
+        assertEquals(48, runs.size());
         assertTrue(runs.stream().allMatch(run -> run.repetitions() == 1 && run.messages() <= 100_000));
     }
 }

@@ -1,0 +1,165 @@
+package org.fixlab.bench.artio;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fixlab.bench.BenchException;
+import org.fixlab.bench.Options;
+import org.fixlab.bench.Product;
+import org.fixlab.bench.ProductConfig;
+import org.fixlab.bench.Scenario;
+import org.fixlab.bench.run.ProductInfo;
+
+/**
+ * Artio (Real Logic / Adaptive), the open low-latency FIX engine for the JVM. It needs Agrona 2.x and
+ * Aeron while the engine here pins Agrona 1.x, so its peers live in the bench-artio module and its
+ * roles run in a JVM of their own: this adapter, loaded in the runner's JVM, starts that JVM
+ * ({@link #ownJvm()}) and, once there, makes the configuration by name.
+ *
+ * <p>Scenarios: rtt-echo, throughput and conversion through Artio's session layer; of the internal
+ * points only those whose timestamps Artio's API gives honestly: internal-receive (t3 is the receive
+ * timestamp Artio's framer takes at the socket read, t4 the onMessage callback) and
+ * internal-send-receive (client t1 -> server onMessage). Artio writes to the socket on its framer thread
+ * with no application hook, so there is no t2: internal-send and internal-receive-send are not played.
+ */
+public final class ArtioProduct implements Product
+{
+    private static final String CONFIG_CLASS = "org.fixlab.bench.artio.ArtioConfig";
+
+    @Override
+    public String id()
+    {
+        return "artio";
+    }
+
+    @Override
+    public String label()
+    {
+        return "Artio";
+    }
+
+    /** default: Artio's defaults, the durable archive of every message; optimized: as Artio's system benchmarks. */
+    @Override
+    public List<String> configurations()
+    {
+        return List.of("default", "optimized");
+    }
+
+    @Override
+    public List<String> configurations(final Scenario scenario, final boolean full)
+    {
+        return scenario.isInternal() && !full ? List.of("optimized") : configurations();
+    }
+
+    @Override
+    public boolean plays(final Scenario scenario)
+    {
+        return scenario != Scenario.INTERNAL_SEND && scenario != Scenario.INTERNAL_RECEIVE_SEND;
+    }
+
+    @Override
+    public Map<String, Object> info()
+    {
+        final Map<String, Object> info = new LinkedHashMap<>();
+        info.put("name", id());
+        configClass();
+        info.put("version", ProductInfo.mavenVersion("uk.co.real-logic", "artio-core", load("uk.co.real_logic.artio.engine.FixEngine")));
+        info.put("commit", "maven-central");
+        return info;
+    }
+
+    @Override
+    public ProductConfig configure(final Options options)
+    {
+        try
+        {
+            return (ProductConfig)configClass().getConstructor(String.class).newInstance(options.config);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new BenchException("artio: cannot make configuration " + options.config + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * The java command of Artio's JVM (its module's classpath and the flags its build uses), or nothing
+     * when this JVM is already it.
+     */
+    @Override
+    public List<String> ownJvm()
+    {
+        if (present())
+        {
+            return List.of();
+        }
+        final Path target = moduleTarget();
+        try
+        {
+            final Path jar = target.resolve("fixlab-bench-artio-0.1.0.jar");
+            final String classpath = Files.readString(target.resolve("classpath.txt")).strip();
+            final String flags = Files.readString(target.resolve("classes/launch/jvm-flags.txt")).strip();
+            final List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(Arrays.asList(flags.split("\\s+")));
+            command.add("-cp");
+            command.add(jar + java.io.File.pathSeparator + classpath);
+            return command;
+        }
+        catch (final IOException ex)
+        {
+            throw new BenchException("artio: " + target + " is not built (" + ex.getMessage() + "); run 'make build-java' first");
+        }
+    }
+
+    private static boolean present()
+    {
+        try
+        {
+            Class.forName(CONFIG_CLASS, false, ArtioProduct.class.getClassLoader());
+            return true;
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            return false;
+        }
+    }
+
+    private static Class<?> configClass()
+    {
+        return load(CONFIG_CLASS);
+    }
+
+    private static Class<?> load(final String name)
+    {
+        try
+        {
+            return Class.forName(name);
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            throw new BenchException("artio: its module is not on this JVM's classpath (run it through bench-runner/bin/fixlab-bench)");
+        }
+    }
+
+    /** bench-artio/target beside the runner's own build output (its jar or its classes folder). */
+    private static Path moduleTarget()
+    {
+        try
+        {
+            final Path here = Path.of(ArtioProduct.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return here.getParent().getParent().getParent().resolve("bench-artio").resolve("target");
+        }
+        catch (final URISyntaxException ex)
+        {
+            throw new BenchException("artio: cannot locate the runner's build: " + ex.getMessage(), ex);
+        }
+    }
+}
