@@ -12,8 +12,8 @@ SAMPLE_RUNS = TESTS / "data" / "runs"
 REPO = TESTS.parents[1]
 BASE_CAMPAIGN = "20261101T1000Z-sample"  # fixlab 0.0.9
 HEAD_CAMPAIGN = "20261115T1000Z-sample"  # fixlab 0.1.0
-TABLES = ("releases", "campaigns", "runs", "hosts", "run_contents", "latency_samples", "throughput_points",
-          "reference_results")
+TABLES = ("releases", "campaigns", "runs", "hosts", "run_contents", "run_steadiness", "latency_samples",
+          "throughput_points", "reference_results")
 
 
 def snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:

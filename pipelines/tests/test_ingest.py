@@ -114,7 +114,8 @@ def test_bad_latency_csv_is_refused_whole(runs: Path, tmp_path: Path, edit, line
 
 
 MANIFEST_BREAKS = [
-    (lambda d: d.update(schema_version=2), "manifest-version"),
+    (lambda d: d.update(schema_version=3), "manifest-version"),
+    (lambda d: d.update(schema_version=2), "manifest-missing"),  # version 2 requires the harness block
     (lambda d: d["workload"].pop("messages"), "manifest-missing"),
     (lambda d: d["configuration"].update(nagle="no"), "manifest-type"),
     (lambda d: d["hardware"]["hosts"][0].update(ram_bytes=-1), "manifest-type"),
@@ -140,6 +141,14 @@ def test_bad_manifest_is_refused_with_its_line(runs: Path, tmp_path: Path, chang
     assert f": {rule}: " in message
     assert caught.value.line >= 1
     assert snapshot(con) == before
+
+
+def test_contract_version_2_records_the_harness(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    _edit_manifest(folder / "manifest.json", lambda d: d.update(schema_version=2, harness={"commit": "abc1234"}))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, folder) == "ingested"
+    assert con.execute("SELECT schema_version, manifest->>'$.harness.commit' FROM runs").fetchall() == [(2, "abc1234")]
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:

@@ -16,7 +16,10 @@ from typing import Any
 from . import inputs
 from .errors import ValidationError
 
-SCHEMA_VERSION = 1
+# The data contract (docs/data-contract.md): version 2 adds the harness block; version 1 runs
+# (the 0.1.0 campaign) stay readable.
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 SCENARIOS = {
     "rtt-echo", "throughput", "internal-send", "internal-receive",
     "internal-receive-send", "internal-send-receive", "conversion-42-44",
@@ -103,6 +106,7 @@ SPEC: dict[str, Any] = {
     "reproduce": {"commands": _str_list},
     "results": {},  # checked against the samples, per kind, in samples.py
 }
+SPEC_V2: dict[str, Any] = {**SPEC, "harness": {"commit": _name}}
 
 LATENCY_RESULTS = {"samples": _nonneg_int, "min_ns": _nonneg_int, "max_ns": _nonneg_int,
                    "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int}
@@ -181,7 +185,8 @@ def _check(m: Manifest, value: Any, spec: Any, keys: tuple[str | int, ...]) -> N
         for key, sub in spec.items():
             if key not in value:
                 where = f"{dotted}.{key}" if dotted else key
-                raise m.fail(keys, "manifest-missing", f"{where} is required by data contract v1")
+                contract = m.data.get("schema_version")
+                raise m.fail(keys, "manifest-missing", f"{where} is required by data contract v{contract}")
             _check(m, value[key], sub, (*keys, key))
     elif isinstance(spec, list):
         if not isinstance(value, list) or not value:
@@ -203,11 +208,11 @@ def load_manifest(path: Path) -> Manifest:
     if bad_text:
         raise m.fail(bad_text[0], "manifest-text", bad_text[1])
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise m.fail(("schema_version",), "manifest-version",
-                     f"schema_version {version!r} is not supported; this pipeline reads version "
-                     f"{SCHEMA_VERSION} (update fixlab-pipelines or the runner)")
-    _check(m, data, SPEC, ())
+                     f"schema_version {version!r} is not supported; this pipeline reads versions "
+                     f"{', '.join(map(str, READABLE_VERSIONS))} (update fixlab-pipelines or the runner)")
+    _check(m, data, SPEC_V2 if version >= 2 else SPEC, ())
     _check_consistency(m)
     return m
 

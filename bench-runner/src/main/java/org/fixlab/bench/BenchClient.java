@@ -16,6 +16,7 @@ import org.fixlab.bench.client.Replies;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
+import org.fixlab.bench.run.ProductInfo;
 import org.fixlab.bench.run.RunFolder;
 
 /**
@@ -116,7 +117,7 @@ final class BenchClient
         final Map<String, Object> results)
     {
         final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("schema_version", 1);
+        m.put("schema_version", 2);
         m.put("run_id", options.runId());
         m.put("campaign", options.campaign);
         m.put("started_at", started);
@@ -126,6 +127,8 @@ final class BenchClient
         product.put("order", Products.order(options.product));
         product.put("role", options.product.role());
         m.put("product", product);
+        // The harness that measured it (this runner's build); the product block says which engine it drove.
+        m.put("harness", Map.of("commit", ProductInfo.gitCommit()));
         m.put("scenario", options.scenario.id());
         m.put("repetition", options.repetition);
         m.put("repetitions", options.repetitions);

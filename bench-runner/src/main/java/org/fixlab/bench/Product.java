@@ -25,6 +25,21 @@ public interface Product
         return "peer";
     }
 
+    /** The engine this repository releases: the one product a campaign may measure in several versions. */
+    default boolean isSubject()
+    {
+        return "subject".equals(role());
+    }
+
+    /**
+     * Whether it keeps up with the seeds' paced rate (50,000 msg/s) on a small machine. The quick profile
+     * leaves out paced runs of a product that does not: they could never pass the steady-state check.
+     */
+    default boolean sustainsSeedRate()
+    {
+        return true;
+    }
+
     /** Every configuration it can run in; the first is the plain one, the second (if any) the tuned one. */
     List<String> configurations();
 

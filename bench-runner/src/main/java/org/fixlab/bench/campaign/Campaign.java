@@ -42,6 +42,7 @@ public final class Campaign
         int repetitions = 0;
         List<Scenario> scenarios = Arrays.asList(Scenario.values());
         List<Product> products = Products.ALL;
+        List<EngineVersion> versions = List.of();
         for (int i = 0; i < args.length; i++)
         {
             final String key = args[i];
@@ -60,8 +61,9 @@ public final class Campaign
                 case "--repetitions" -> repetitions = Integer.parseInt(value);
                 case "--scenarios" -> scenarios = value.isBlank() ? scenarios : split(value).stream().map(Scenario::of).toList();
                 case "--products" -> products = value.isBlank() ? products : split(value).stream().map(Product::of).toList();
+                case "--versions" -> versions = EngineVersion.parse(value);
                 default -> throw new BenchException("unknown campaign argument '" + key + "' (known: --profile, --campaign, --scenarios, "
-                    + "--products, --repetitions, --out, --port-base, --launcher)");
+                    + "--products, --versions, --repetitions, --out, --port-base, --launcher)");
             }
         }
         if (!Files.isExecutable(Path.of(Script.PATH)))
@@ -70,8 +72,10 @@ public final class Campaign
         }
         final String name = campaign != null ? campaign
             : DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmm'Z'").format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + profile;
-        final List<Plan.Run> runs = Plan.build(profile, scenarios, products, repetitions);
+        final List<Plan.Run> runs = Plan.build(profile, scenarios, products, repetitions, versions,
+            skipped -> System.out.println("skipped: " + skipped));
         System.out.printf("campaign %s: %d runs (profile %s), output %s/%s%n", name, runs.size(), profile, out, name);
+        versions.forEach(v -> System.out.printf("  engine %s: commit %s, %s%n", v.label(), v.commit(), v.jar()));
         final long start = System.nanoTime();
         final List<String> failures = new ArrayList<>();
         final List<Path> written = new ArrayList<>();
@@ -79,8 +83,9 @@ public final class Campaign
         {
             final Plan.Run run = runs.get(i);
             final int port = freePortPair(portBase + 2 * (i % 50));
-            final String label = String.format("[%d/%d %.0fs] %s %s %s/%s r%d", i + 1, runs.size(), (System.nanoTime() - start) / 1e9,
-                run.scenario().id(), run.mode(), run.product().id(), run.config(), run.repetition());
+            final String label = String.format("[%d/%d %.0fs] %s %s %s%s/%s r%d", i + 1, runs.size(), (System.nanoTime() - start) / 1e9,
+                run.scenario().id(), run.mode(), run.product().id(), run.engine() == null ? "" : " " + run.engine().label(), run.config(),
+                run.repetition());
             System.out.println(label);
             try
             {
@@ -138,8 +143,20 @@ public final class Campaign
     {
         final List<String> common = new ArrayList<>(List.of("--scenario", run.scenario().id(), "--product", run.product().id(),
             "--config", run.config(), "--port", Integer.toString(port), "--launcher", launcher));
+        if (run.engine() != null)
+        {
+            // That version's own engine.properties: a newer file may hold keys its engine does not know.
+            common.addAll(List.of("--properties", run.engine().properties(run.config()).toString()));
+        }
         final List<String> server = Script.command("server", common, List.of("--bind", "127.0.0.1"));
-        final List<String> clientArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--messages", Integer.toString(run.messages()),
+        final List<String> clientArgs = new ArrayList<>();
+        if (run.engine() != null)
+        {
+            // Two versions of one configuration in one campaign: the version goes in the run id.
+            clientArgs.addAll(List.of("--run-id", run.scenario().id() + (run.scenario().canPace() ? "." + run.mode() : "") + "."
+                + run.product().id() + "-" + run.engine().label() + "." + run.config() + ".r" + run.repetition()));
+        }
+        clientArgs.addAll(List.of("--host", "127.0.0.1", "--messages", Integer.toString(run.messages()),
             "--warmup", Integer.toString(run.warmup()), "--campaign", campaign, "--out", out, "--repetition",
             Integer.toString(run.repetition()), "--repetitions", Integer.toString(run.repetitions()), "--timeout", "600"));
         if (run.scenario().canPace())
@@ -155,12 +172,12 @@ public final class Campaign
         try
         {
             final Path serverLog = Files.createTempFile("fixlab-bench-server", ".log");
-            serverProcess = new ProcessBuilder(server).redirectErrorStream(true).start();
+            serverProcess = process(server, run).start();
             if (!awaitReady(serverProcess, serverLog))
             {
                 throw new BenchException("the server did not start: " + lastLine(serverLog));
             }
-            final Process clientProcess = new ProcessBuilder(client).redirectErrorStream(true).start();
+            final Process clientProcess = process(client, run).start();
             String written = null;
             String error = null;
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(clientProcess.getInputStream(), StandardCharsets.UTF_8)))
@@ -206,6 +223,16 @@ public final class Campaign
                 serverProcess.destroy();
             }
         }
+    }
+
+    private static ProcessBuilder process(final List<String> command, final Plan.Run run)
+    {
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (run.engine() != null)
+        {
+            builder.environment().putAll(run.engine().environment());
+        }
+        return builder;
     }
 
     /** Copies the server's output to its log until "server ready" (true) or its end (false). */

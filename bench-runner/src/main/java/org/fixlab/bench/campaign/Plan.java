@@ -13,20 +13,40 @@ import org.fixlab.bench.Scenario;
  */
 final class Plan
 {
+    /** engine is the version of the product under test, or null when the campaign measures one version (this checkout). */
     record Run(Scenario scenario, String mode, Product product, String config, int repetition, int repetitions, int warmup,
-        int messages, int rate)
+        int messages, int rate, EngineVersion engine)
     {
+        Run withEngine(final EngineVersion version)
+        {
+            return new Run(scenario, mode, product, config, repetition, repetitions, warmup, messages, rate, version);
+        }
     }
 
     /** Measured and warm-up messages of a full profile's latency run. */
     static final int FULL_MEASURED_MESSAGES = 50_000;
     static final int FULL_WARMUP_MESSAGES = 150_000;
+    static final int THROUGHPUT_WARMUP_MESSAGES = 3_000_000;
+    /** The quick profile: a 2 s warm-up at the rate (drained rounds, as in full), 10,000 measured messages. */
+    static final int QUICK_WARMUP_MESSAGES = 100_000;
+    static final int QUICK_MEASURED_MESSAGES = 10_000;
 
     private Plan()
     {
     }
 
     static List<Run> build(final String profile, final List<Scenario> scenarios, final List<Product> products, final int repetitionsOverride)
+    {
+        return build(profile, scenarios, products, repetitionsOverride, List.of(), skipped -> { });
+    }
+
+    /**
+     * With several engine versions, each run of the product under test is made once per version, the versions
+     * next to each other (A B, then B A in the next repetition, so neither always goes first), beside the other
+     * products. A configuration a version did not have at its commit is skipped and reported.
+     */
+    static List<Run> build(final String profile, final List<Scenario> scenarios, final List<Product> products, final int repetitionsOverride,
+        final List<EngineVersion> versions, final java.util.function.Consumer<String> skipped)
     {
         final boolean full = switch (profile)
         {
@@ -48,9 +68,35 @@ final class Plan
                         {
                             continue;
                         }
+                        if (!full && "paced".equals(mode) && !product.sustainsSeedRate())
+                        {
+                            continue; // the quick profile makes only runs that can reach a steady state
+                        }
                         for (final String config : product.configurations(scenario, full))
                         {
-                            runs.add(run(scenario, mode, product, config, r, repetitions, full));
+                            final Run run = run(scenario, mode, product, config, r, repetitions, full);
+                            if (versions.isEmpty() || !product.isSubject())
+                            {
+                                runs.add(run);
+                                continue;
+                            }
+                            final List<EngineVersion> order = new ArrayList<>(versions);
+                            if (r % 2 == 0)
+                            {
+                                java.util.Collections.reverse(order);
+                            }
+                            for (final EngineVersion version : order)
+                            {
+                                if (version.properties(config) != null)
+                                {
+                                    runs.add(run.withEngine(version));
+                                }
+                                else if (r == 1)
+                                {
+                                    skipped.accept(product.id() + " " + version.label() + " has no configuration " + config
+                                        + " (at " + version.commit() + "): its " + scenario.id() + " " + mode + " runs are skipped");
+                                }
+                            }
                         }
                     }
                 }
@@ -73,21 +119,21 @@ final class Plan
     {
         if (full)
         {
-            // The seeds' rate (50,000 msg/s) and stream (1,000,000 after warm-up), but 50,000 measured messages a
+            // The seeds' rate (50,000 msg/s) and stream (1,000,000 measured), but 50,000 measured messages a
             // latency run where seed 000 measured 200,000: every sample is committed losslessly, at about 3 bytes each
             // (their entropy), and a campaign of 129 latency runs must stay under 25 MB; with 3 repetitions a
             // configuration still has 150,000 samples. The warm-up is 3 s at the rate (150,000): on 2 cores the JIT
             // compiler threads are still busy after 1 s, and each of their time slices is a millisecond stall of a
             // spinning thread that a 1 s measurement would show at p99. `--messages 200000` gives the seed's count.
+            // The stream warms up with 3,000,000 orders: after 100,000, every product's rate still doubled during the
+            // measured million (the steady-state check refused those runs).
             return scenario == Scenario.THROUGHPUT
-                ? new Run(scenario, mode, product, config, r, repetitions, 100_000, 1_000_000, 0)
-                : new Run(scenario, mode, product, config, r, repetitions, FULL_WARMUP_MESSAGES, FULL_MEASURED_MESSAGES, 50_000);
+                ? new Run(scenario, mode, product, config, r, repetitions, THROUGHPUT_WARMUP_MESSAGES, 1_000_000, 0, null)
+                : new Run(scenario, mode, product, config, r, repetitions, FULL_WARMUP_MESSAGES, FULL_MEASURED_MESSAGES, 50_000, null);
         }
-        return switch (scenario)
-        {
-            case THROUGHPUT -> new Run(scenario, mode, product, config, r, repetitions, 10_000, 100_000, 0);
-            case RTT_ECHO, CONVERSION -> new Run(scenario, mode, product, config, r, repetitions, 1_000, 5_000, 50_000);
-            default -> new Run(scenario, mode, product, config, r, repetitions, 500, 2_000, 50_000);
-        };
+        // Quick: fewer measured messages, but the same kind of warm-up, so that its runs are steady too.
+        return scenario == Scenario.THROUGHPUT
+            ? new Run(scenario, mode, product, config, r, repetitions, 1_000_000, 500_000, 0, null)
+            : new Run(scenario, mode, product, config, r, repetitions, QUICK_WARMUP_MESSAGES, QUICK_MEASURED_MESSAGES, 50_000, null);
     }
 }

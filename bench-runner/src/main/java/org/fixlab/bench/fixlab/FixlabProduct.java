@@ -78,8 +78,11 @@ public final class FixlabProduct implements Product
     {
         final Map<String, Object> info = new LinkedHashMap<>();
         info.put("name", id());
-        info.put("version", ProductInfo.mavenVersion("org.fixlab", "fixlab-engine", FixEngine.class));
-        info.put("commit", ProductInfo.gitCommit());
+        // In a campaign of several engine versions (bin/engine-versions), the version's label and the commit its
+        // engine jar was built from; otherwise this build's.
+        info.put("version", System.getenv().getOrDefault("FIXLAB_ENGINE_VERSION",
+            ProductInfo.mavenVersion("org.fixlab", "fixlab-engine", FixEngine.class)));
+        info.put("commit", System.getenv().getOrDefault("FIXLAB_ENGINE_COMMIT", ProductInfo.gitCommit()));
         return info;
     }
 
@@ -137,6 +140,10 @@ public final class FixlabProduct implements Product
     {
         for (final String key : List.of("tlsKeyStore", "tlsTrustStore"))
         {
+            if (!knows(engine, key))
+            {
+                continue; // an engine version from before TLS (a campaign may drive older versions)
+            }
             final String value = engine.value(key);
             if (!value.isEmpty() && Path.of(value).getParent() == null)
             {
@@ -144,6 +151,19 @@ public final class FixlabProduct implements Product
             }
         }
         return engine;
+    }
+
+    private static boolean knows(final EngineConfiguration engine, final String key)
+    {
+        try
+        {
+            engine.value(key);
+            return true;
+        }
+        catch (final IllegalArgumentException unknownKey)
+        {
+            return false;
+        }
     }
 
     private static Path readable(final Path file)

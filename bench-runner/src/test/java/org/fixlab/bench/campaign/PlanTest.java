@@ -3,6 +3,10 @@ package org.fixlab.bench.campaign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +16,7 @@ import org.fixlab.bench.Product;
 import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What a campaign runs: the size of the committed data and the interleaving follow from it. */
 class PlanTest
@@ -30,7 +35,7 @@ class PlanTest
         assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
-            .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == 100_000 && run.rate() == 0));
+            .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == Plan.THROUGHPUT_WARMUP_MESSAGES && run.rate() == 0));
         assertEquals(Map.of(1, 66L, 2, 66L, 3, 66L),
             runs.stream().collect(Collectors.groupingBy(Plan.Run::repetition, Collectors.counting())));
     }
@@ -53,11 +58,56 @@ class PlanTest
     }
 
     @Test
-    void quickProfileIsOneSmallRepetition()
+    void quickProfileIsOneSmallRepetitionOfRunsThatCanBeSteady()
     {
         final List<Plan.Run> runs = Plan.build("quick", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(48, runs.size());
-        assertTrue(runs.stream().allMatch(run -> run.repetitions() == 1 && run.messages() <= 100_000));
+        assertEquals(44, runs.size());
+        assertTrue(runs.stream().allMatch(run -> run.repetitions() == 1 && run.messages() <= 500_000));
+        // The same kind of warm-up as the full profile (the JIT is not done after 1,000 messages), and no paced
+        // run of a product that cannot keep up with the rate: those can never be steady.
+        assertTrue(runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT)
+            .allMatch(run -> run.warmup() == Plan.QUICK_WARMUP_MESSAGES && run.messages() == Plan.QUICK_MEASURED_MESSAGES));
+        assertTrue(runs.stream().noneMatch(run -> run.mode().equals("paced") && !run.product().sustainsSeedRate()));
+        // Time budget of `make run` (under 10 minutes with the build and the site): messages at the rate or less.
+        final double pacedSeconds = runs.stream().filter(run -> run.rate() > 0)
+            .mapToDouble(run -> (run.warmup() + run.messages()) / (double) run.rate()).sum();
+        assertTrue(pacedSeconds < 120, "paced time " + pacedSeconds);
+    }
+
+    @Test
+    void engineVersionsRunSideBySideAndSwapOrderEachRepetition(@TempDir final Path dir) throws IOException
+    {
+        final EngineVersion a = version(dir, "0.1.0", "balanced", "optimized");
+        final EngineVersion b = version(dir, "0.2.0", "balanced", "optimized", "optimized-tls");
+        final List<String> skipped = new ArrayList<>();
+        final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.THROUGHPUT), List.of(Product.of("fixlab"), Product.of("raw-socket")),
+            2, List.of(a, b), skipped::add);
+
+        final List<String> order = runs.stream()
+            .map(run -> run.repetition() + " " + run.product().id() + (run.engine() == null ? "" : " " + run.engine().label()) + "/" + run.config())
+            .toList();
+        assertEquals(List.of(
+            "1 fixlab 0.1.0/balanced", "1 fixlab 0.2.0/balanced", "1 fixlab 0.1.0/optimized", "1 fixlab 0.2.0/optimized",
+            "1 raw-socket/busy-spin",
+            "2 fixlab 0.2.0/balanced", "2 fixlab 0.1.0/balanced", "2 fixlab 0.2.0/optimized", "2 fixlab 0.1.0/optimized",
+            "2 raw-socket/busy-spin"), order);
+        assertEquals(List.of(), skipped);
+
+        final List<Plan.Run> rtt = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab")), 1, List.of(a, b), skipped::add);
+        assertTrue(rtt.stream().noneMatch(run -> run.engine() == a && run.config().equals("optimized-tls")));
+        assertEquals(2, rtt.stream().filter(run -> run.config().equals("optimized-tls")).count());
+        assertEquals(2, skipped.size(), "one note per mode for the configuration 0.1.0 lacks: " + skipped);
+    }
+
+    private static EngineVersion version(final Path dir, final String label, final String... configurations) throws IOException
+    {
+        final Path jar = Files.writeString(dir.resolve(label + ".jar"), "");
+        for (final String configuration : configurations)
+        {
+            Files.createDirectories(dir.resolve(label).resolve(configuration));
+            Files.writeString(dir.resolve(label).resolve(configuration).resolve("engine.properties"), "");
+        }
+        return EngineVersion.parse(label + "|c" + label.replace(".", "") + "|" + jar + "|" + dir.resolve(label)).get(0);
     }
 }
