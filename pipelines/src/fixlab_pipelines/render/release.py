@@ -197,7 +197,7 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
 
 def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     """The few figures a reader wants first: rtt-echo and throughput of fixlab's best."""
-    out: dict[str, Any] = {"rtt_others": []}
+    out: dict[str, Any] = {"rtt": None, "rtt_others": [], "throughput": None}
     rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
 
     def stat(s: Series, metric: str, statistic: str) -> float | None:
