@@ -14,18 +14,20 @@ include mk/fuzz.mk
 include mk/python.mk
 include mk/site.mk
 
-.PHONY: help run test
-help:
-	@echo "make run    build, run the main job on this machine"
-	@echo "make test   run every test (Java, conformance, pipelines, site)"
+.PHONY: help run test build
+help: ## this list
+	@grep -hE '^[a-zA-Z][a-zA-Z0-9_-]*:.*## ' $(MAKEFILE_LIST) | sort \
+		| awk 'BEGIN { FS = ":.*## " } { printf "make %-17s %s\n", $$1, $$2 }'
+
+build: build-java venv ## build everything a reproduction step needs: the Java jars and the Python environment
 
 # The main job: a quick campaign on this machine (loopback), ingested with the committed data into
 # the DuckDB file, rendered, built and served. Local campaigns are named local-* and not committed.
 RUN_CAMPAIGN ?= local-$(shell date -u +%Y%m%dT%H%M%SZ)
-run:
+run: ## the main job: a quick campaign on this machine, the portal built with it, served on :8000
 	$(MAKE) --no-print-directory bench PROFILE=quick CAMPAIGN=$(RUN_CAMPAIGN)
 	$(MAKE) --no-print-directory site
 	$(MAKE) --no-print-directory serve-site
 
-test: test-java conformance-test test-python test-site
+test: test-java conformance-test test-python test-site ## every test: Java, FIX conformance, pipelines, portal in Chromium
 	@echo "make test: all suites passed"

@@ -16,7 +16,7 @@ VERSIONS ?=
 
 .PHONY: bench
 
-bench: build-java
+bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= VERSIONS= REPETITIONS= CAMPAIGN=
 	cd $(ROOT) && versions="$$(bench-runner/bin/engine-versions $(VERSIONS))" && \
 	bench-runner/bin/runBenchCampaign --profile "$(PROFILE)" --campaign "$(CAMPAIGN)" \
 		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \

@@ -8,7 +8,7 @@ FUZZ_TARGETS := framerAndDecoder sessionInbound
 FUZZ_DIR := $(ROOT)/engine/target/fuzz
 
 .PHONY: fuzz
-fuzz: maven
+fuzz: maven ## fuzz the inbound paths with Jazzer for FUZZ_SECONDS a target
 	@mkdir -p "$(FUZZ_DIR)"
 	@total=0; for target in $(FUZZ_TARGETS); do \
 		log="$(FUZZ_DIR)/$$target.log"; \

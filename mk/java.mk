@@ -11,50 +11,50 @@ CONFORMANCE_PORT ?= 9881
 .PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh
 
 # Maven is the one build tool the Java side needs; install it when the machine lacks it.
-maven:
+maven: ## install Maven when the machine lacks it
 	@command -v mvn >/dev/null || { echo "installing Maven"; apt-get update -qq && apt-get install -y -qq maven >/dev/null; }
 
 # The commit the jars are built from goes beside them: run manifests record it, not whatever
 # HEAD is when a run starts.
-build-java: maven
+build-java: maven ## build the engine and the benchmark runners (jars, no tests)
 	$(MVN) -DskipTests package
 	@cd $(ROOT) && commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown); \
 	  if [ -n "$$(git status --porcelain --untracked-files=no -- engine bench-runner 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
 	  echo $$commit > bench-runner/target/build-commit.txt
 
-test-java: maven venv
+test-java: maven venv ## the engine and bench-runner tests (mvn verify)
 	$(MVN) verify
 
 # The crash and power-loss tests with more kills than make test runs (50 acceptor and 25 initiator
 # kills per store, 20 power losses per store and policy there), e.g. make crash-test CRASHES=500
 CRASHES ?= 200
-crash-test: maven
+crash-test: maven ## the crash and power-loss tests with their long counts
 	$(MVN) -pl engine test -Dsurefire.failIfNoSpecifiedTests=false \
 		-Dtest='AcceptorCrashTest,InitiatorCrashTest,PowerLossTest' \
 		-Dfixlab.crashes=$(CRASHES) -Dfixlab.initiatorCrashes=$(CRASHES) -Dfixlab.powerLosses=$$(( $(CRASHES) * 5 ))
 
 # The conformance acceptor in the foreground: prints its PID and port; Ctrl-C stops it.
-acceptor: build-java
+acceptor: build-java ## the conformance acceptor in the foreground on PORT=9880
 	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.ConformanceAcceptor --port $(PORT) --config $(ROOT)/engine/conformance.properties
 
 # Build, start the acceptor, run the suite on DEFS, stop the acceptor; non-zero on any failure.
-conformance: build-java
+conformance: build-java ## run the FIX conformance scripts in DEFS= against the acceptor
 	@$(ROOT)/engine/bin/run-conformance "$(ENGINE_CP)" "$(DEFS)" $(CONFORMANCE_PORT) "$(SHARED)/conformance/fixconform.py"
 
 # Part of make test: the FIX.4.2 suite when ../shared/conformance is present.
-conformance-test:
+conformance-test: ## the FIX.4.2 conformance suite of ../shared, as make test runs it
 	@if [ -d "$(SHARED)/conformance/fix42" ]; then \
 		$(MAKE) --no-print-directory conformance DEFS="$(SHARED)/conformance/fix42"; \
 	else echo "conformance: $(SHARED)/conformance/fix42 not found, suite skipped"; fi
 
 # A short demo: acceptor and initiator exchanging orders on loopback, one summary line.
-demo: build-java
+demo: build-java ## an acceptor and an initiator exchanging orders, one summary line
 	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
 
 # JMH microbenchmarks of the engine's hot paths (engine/src/test/.../*Benchmark.java), e.g.
 #   make jmh JMH_ARGS='CodecBenchmark -f 1'
 JMH_ARGS ?=
-jmh: maven
+jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
 	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
 		org.openjdk.jmh.Main $(JMH_ARGS)

@@ -10,7 +10,7 @@ DATA_DB := $(ROOT)/data/fixlab.duckdb
 
 .PHONY: venv test-python data
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed ## the Python environment of the pipelines and the portal (.venv)
 
 # Re-installed whenever the one place that pins every Python dependency changes.
 $(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
@@ -19,10 +19,10 @@ $(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
 	touch $@
 
 # The portal's render tests belong to test-site (mk/site.mk), which runs them once.
-test-python: $(VENV)/.installed
+test-python: $(VENV)/.installed ## the pipeline tests (ruff and pytest, browser tests excluded)
 	cd $(ROOT)/pipelines && $(VENV)/bin/ruff check .
 	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q -m "not browser" --ignore-glob='tests/test_render*.py'
 
 # The database is a cache of data/: runs, releases.csv and reference/ are the source.
-data: $(VENV)/.installed
+data: $(VENV)/.installed ## rebuild data/fixlab.duckdb from the committed data/
 	$(FIXLAB) ingest --db $(DATA_DB) --rebuild $(ROOT)/data/runs

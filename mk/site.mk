@@ -20,19 +20,19 @@ export NO_MKDOCS_2_WARNING := 1
 .PHONY: site serve-site test-site
 
 # The portal from committed data alone: rebuild the database, render the pages, build.
-site: data
+site: data ## render and build the portal from the committed data (site-build/)
 	cd $(ROOT) && $(FIXLAB) render -- --db $(DATA_DB) --runs $(ROOT)/data/runs \
 		--site $(SITE_DOCS) --mkdocs $(ROOT)/mkdocs.yml
 	cd $(ROOT) && $(MKDOCS) build --strict --config-file $(ROOT)/mkdocs.yml
 
-serve-site: $(VENV)/.installed
+serve-site: $(VENV)/.installed ## serve the built portal on http://127.0.0.1:8000/
 	@test -f $(SITE_BUILD)/index.html || { echo "serve-site: nothing built in $(SITE_BUILD); run 'make site' first" >&2; exit 1; }
 	@echo "fixlab results portal: http://$(SITE_HOST):$(SITE_PORT)/  (Ctrl-C stops it)"
 	$(VENV_PY) -m http.server $(SITE_PORT) --bind $(SITE_HOST) --directory $(SITE_BUILD)
 
 # Render and build tests (sample runs in a temporary folder), the browser tests over the
 # built site, the committed data's own build, and the workflows' lint.
-test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM)
+test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM) ## render, browser and build tests of the portal, workflow lint
 	$(ACTIONLINT) $(ROOT)/.github/workflows/*.yml
 	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q tests/test_render*.py tests/browser
 	$(MAKE) -C $(ROOT) site

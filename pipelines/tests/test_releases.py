@@ -82,6 +82,26 @@ def test_refused_campaign_records_no_release(data_dir: Path, tmp_path: Path) -> 
     assert con.execute("SELECT count(*) FROM runs WHERE run_id LIKE 'internal-send.closed-loop%r2'").fetchone()[0] == 0
 
 
+def _tree(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder with its bytes: what 'unchanged' means."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_refused_add_version_leaves_data_byte_for_byte(data_dir: Path, tmp_path: Path, in_place: bool) -> None:
+    shutil.copytree(SAMPLE_RUNS / BASE_CAMPAIGN, tmp_path / "incoming" / BASE_CAMPAIGN)
+    assert _add(data_dir, "0.0.9", tmp_path / "incoming" / BASE_CAMPAIGN) == 0
+    incoming = (data_dir / "runs" if in_place else tmp_path / "incoming") / HEAD_CAMPAIGN
+    shutil.copytree(SAMPLE_RUNS / HEAD_CAMPAIGN, incoming)
+    # One good run, one broken run further down the campaign: the good one must not stay behind.
+    bad = incoming / "rtt-echo.paced.fixlab.optimized.r3" / "latency.csv"
+    bad.write_text(bad.read_text().replace("\n7,", "\n7,x", 1))
+    before = _tree(data_dir)
+    assert _add(data_dir, "0.1.0", incoming) == 1
+    assert _tree(data_dir) == before
+    assert not list(data_dir.glob(".add-version-*"))
+
+
 def test_version_must_be_measured_by_the_campaign(data_dir: Path, capsys) -> None:
     shutil.copytree(SAMPLE_RUNS / HEAD_CAMPAIGN, data_dir / "runs" / HEAD_CAMPAIGN)
     assert _add(data_dir, "0.0.9", data_dir / "runs" / HEAD_CAMPAIGN) == 2

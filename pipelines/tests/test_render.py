@@ -186,19 +186,26 @@ def test_templates_escape_data_for_markdown_and_html():
     assert page.splitlines()[1] == "````sh"  # the fence is longer than any backtick run inside
 
 
-def test_a_campaign_no_release_names_is_listed_after_the_releases(portal: PortalSite, tmp_path: Path):
-    from fixlab_pipelines.render.queries import fixlab_releases
+def test_a_campaign_no_release_names_is_local_never_a_release(portal: PortalSite, tmp_path: Path):
+    from fixlab_pipelines.render.queries import fixlab_releases, local_campaigns
 
     copy = tmp_path / "copy.duckdb"
     copy.write_bytes(portal.db.read_bytes())
     con = duckdb.connect(str(copy))
     try:
         con.execute("DELETE FROM releases WHERE version = '0.1.0'")
-        listed = [(r.version, r.slug, r.campaign) for r in fixlab_releases(con)]
+        releases = [(r.version, r.campaign) for r in fixlab_releases(con)]
+        local = [(r.version, r.slug, r.campaign) for r in local_campaigns(con)]
     finally:
         con.close()
-    assert listed == [("0.0.9", "0.0.9", "20261101T1000Z-sample"),
-                      (f"0.1.0+{HEAD_CAMPAIGN}", f"0.1.0-{HEAD_CAMPAIGN}", HEAD_CAMPAIGN)]
+    assert releases == [("0.0.9", "20261101T1000Z-sample")]
+    assert local == [(f"0.1.0+{HEAD_CAMPAIGN}", f"0.1.0-{HEAD_CAMPAIGN}", HEAD_CAMPAIGN)]
+
+
+def test_home_page_leads_with_the_latest_release(portal: PortalSite):
+    html = portal.page("index.html")
+    assert "Latest: fixlab 0.1.0" in html
+    assert "Measured on this machine" not in html  # every sample campaign is a release
 
 
 def test_nav_and_page_titles_are_html_text_without_markdown_escapes():

@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--data", type=Path, default=Path("data"))
     source = c.add_mutually_exclusive_group(required=True)
     source.add_argument("--campaign", type=Path, help="campaign folder the runners wrote")
-    source.add_argument("--run", metavar="PROFILE", help="run `make bench PROFILE=...` first")
+    source.add_argument("--run", metavar="PROFILE",
+                        help="measure first: `make bench PROFILE=... VERSIONS=\"<previous release> <version>=HEAD\"`")
 
     c = command("export-csv", _export_csv, "re-create a run's raw CSV from its committed Parquet")
     c.add_argument("run_dir", type=Path)
@@ -148,20 +149,21 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _add_version(args: argparse.Namespace) -> int:
-    from .releases import add_version, run_campaign
+    from .releases import add_version, previous_release, run_campaign
 
     campaign = args.campaign
     if args.run:
-        campaign = run_campaign(Path.cwd(), args.run, args.data / "runs")
+        previous = previous_release(args.data / "releases.csv", args.version)
+        campaign = run_campaign(Path.cwd(), args.run, args.data / "runs", args.version, previous)
     if not campaign.is_dir():
         raise UsageError(f"{campaign}: no such campaign folder")
-    con = db.connect(args.db)
-    outcomes = add_version(con, args.data, args.version, campaign, args.commit, args.date)
+    outcomes = add_version(args.db, args.data, args.version, campaign, args.commit, args.date)
     refused = [o for o in outcomes if o.status == "refused"]
     for o in refused:
         print(f"refused: {o.message}", file=sys.stderr)
     if refused:
-        print(f"release {args.version} not recorded: {len(refused)} runs refused", file=sys.stderr)
+        print(f"release {args.version} not recorded: {len(refused)} runs refused; data/ is unchanged",
+              file=sys.stderr)
         return 1
     print(f"release fixlab {args.version} recorded with campaign {campaign.name} ({len(outcomes)} runs)")
     return 0

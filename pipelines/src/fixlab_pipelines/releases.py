@@ -2,8 +2,9 @@
 
 data/releases.csv is the committed source (product,version,commit,date,campaign); the
 `releases` table is loaded from it on every ingest. add-version is the one command for a
-new version's data: it brings the campaign into data/runs (running it first with --run),
-ingests it, checks that it measured that version, and records the release.
+new version's data: it brings the campaign into data/runs (with --run, measuring it first:
+the new version beside the previous release, interleaved on this machine), ingests it,
+checks that it measured that version, and records the release, all or nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -66,12 +68,22 @@ def load_releases(con: duckdb.DuckDBPyConnection, path: Path) -> int:
                                               r["campaign"] or None] for r in rows])
 
 
-def run_campaign(repo: Path, profile: str, runs_dir: Path) -> Path:
-    """Run the benchmark campaign with `make bench PROFILE=...`; return the new campaign folder."""
+def previous_release(path: Path, version: str) -> str | None:
+    """The newest fixlab release before `version` in the releases file, if any."""
+    older = [r["version"] for r in read_releases(path)
+             if r["product"] == "fixlab" and _version_key(r["version"]) < _version_key(version)]
+    return max(older, key=_version_key) if older else None
+
+
+def run_campaign(repo: Path, profile: str, runs_dir: Path, version: str, previous: str | None) -> Path:
+    """Measure `version` (this checkout) beside the previous release in one campaign
+    (`make bench PROFILE=... VERSIONS="<previous> <version>=HEAD"`); return the new campaign folder."""
+    versions = f"{previous} {version}=HEAD" if previous else f"{version}=HEAD"
     before = {p.name for p in runs_dir.iterdir()} if runs_dir.exists() else set()
-    result = subprocess.run(["make", "-C", str(repo), "bench", f"PROFILE={profile}"], check=False)
+    command = ["make", "-C", str(repo), "bench", f"PROFILE={profile}", f"VERSIONS={versions}"]
+    result = subprocess.run(command, check=False)
     if result.returncode != 0:
-        raise UsageError(f"`make bench PROFILE={profile}` failed (exit {result.returncode})")
+        raise UsageError(f"`{' '.join(command[3:])}` failed (exit {result.returncode})")
     new = sorted(p for p in runs_dir.iterdir() if p.name not in before) if runs_dir.exists() else []
     if len(new) != 1:
         raise UsageError(f"`make bench PROFILE={profile}` should write one new campaign under {runs_dir}, "
@@ -79,19 +91,62 @@ def run_campaign(repo: Path, profile: str, runs_dir: Path) -> Path:
     return new[0]
 
 
-def add_version(con: duckdb.DuckDBPyConnection, data_dir: Path, version: str, campaign_dir: Path,
+def add_version(db_path: Path, data_dir: Path, version: str, campaign_dir: Path,
                 commit: str | None = None, date: str | None = None) -> list[Outcome]:
-    """Ingest `campaign_dir` into data/runs and record the release; nothing is recorded on failure."""
+    """Ingest `campaign_dir` into data/runs and record the release, all or nothing.
+
+    Everything happens on copies in a staging folder inside data/ (same file system, so the
+    final moves are renames): the campaign, the database and the releases file. Only when
+    every run is ingested and the campaign measured that version are they moved into place;
+    a refusal, an error or an interruption leaves data/ as it was, byte for byte.
+    """
     runs_dir = data_dir / "runs"
     target = runs_dir / campaign_dir.name
-    if campaign_dir.resolve() != target.resolve():
-        if target.exists():
-            raise UsageError(f"{target} exists already; a campaign is added once")
-        shutil.copytree(campaign_dir, target)
-    outcomes = ingest_paths(con, [target])
-    if any(o.status == "refused" for o in outcomes):
-        return outcomes
-    campaign = target.name
+    in_place = campaign_dir.resolve() == target.resolve()
+    if not in_place and os.path.lexists(target):
+        raise UsageError(f"{target} exists already; a campaign is added once")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".add-version-", dir=data_dir))
+    try:
+        staged_runs = stage / "runs" / campaign_dir.name
+        shutil.copytree(campaign_dir, staged_runs, symlinks=True)
+        staged_db = stage / db_path.name
+        if db_path.exists():
+            shutil.copy2(db_path, staged_db)
+        con = db.connect(staged_db)
+        try:
+            outcomes = ingest_paths(con, [staged_runs])
+            if any(o.status == "refused" for o in outcomes):
+                return [Outcome(target / o.run_dir.relative_to(staged_runs), o.status,
+                                o.message.replace(str(staged_runs), str(target))) for o in outcomes]
+            commit = _measured_commit(con, campaign_dir.name, version, commit)
+            path = data_dir / "releases.csv"
+            rows = [r for r in read_releases(path) if not (r["product"] == "fixlab" and r["version"] == version)]
+            rows.append({"product": "fixlab", "version": version, "commit": commit,
+                         "date": date or dt.datetime.now(dt.UTC).date().isoformat(),
+                         "campaign": campaign_dir.name})
+            staged_releases = stage / "releases.csv"
+            write_releases(staged_releases, rows)
+            load_releases(con, staged_releases)
+        finally:
+            con.close()
+        # Commit: the campaign, then the releases file (the record of the release), then the
+        # database (a cache of the two: `make data` rebuilds it if this last move is lost).
+        if in_place:
+            shutil.rmtree(target)
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        os.replace(staged_runs, target)
+        os.replace(staged_releases, path)
+        os.replace(staged_db, db_path)
+        wal = staged_db.with_name(staged_db.name + ".wal")
+        if wal.exists():
+            os.replace(wal, db_path.with_name(db_path.name + ".wal"))
+        return [Outcome(target / o.run_dir.relative_to(staged_runs), o.status, o.message) for o in outcomes]
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _measured_commit(con: duckdb.DuckDBPyConnection, campaign: str, version: str, commit: str | None) -> str:
     commits = [r[0] for r in con.execute(
         "SELECT DISTINCT product_commit FROM runs WHERE campaign = ? AND product = 'fixlab' "
         "AND product_version = ?", [campaign, version]).fetchall()]
@@ -100,13 +155,7 @@ def add_version(con: duckdb.DuckDBPyConnection, data_dir: Path, version: str, ca
     if commit is None:
         if len(commits) > 1:
             raise UsageError(f"campaign {campaign} measured fixlab {version} at commits {commits}; pass --commit")
-        commit = commits[0]
-    elif commit not in commits:
+        return commits[0]
+    if commit not in commits:
         raise UsageError(f"campaign {campaign} measured fixlab {version} at {commits}, not {commit}")
-    path = data_dir / "releases.csv"
-    rows = [r for r in read_releases(path) if not (r["product"] == "fixlab" and r["version"] == version)]
-    rows.append({"product": "fixlab", "version": version, "commit": commit,
-                 "date": date or dt.datetime.now(dt.UTC).date().isoformat(), "campaign": campaign})
-    write_releases(path, rows)
-    load_releases(con, path)
-    return outcomes
+    return commit

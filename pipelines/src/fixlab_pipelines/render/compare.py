@@ -57,6 +57,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release,
                     writer: FigureWriter) -> dict[str, Any]:
     rows = diff_rows(con, base, head)
+    if base.campaign == head.campaign:
+        # Two versions of one campaign: the distributions are on the campaign's own page.
+        return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "charts": []}
     base_runs, head_runs = first_runs(con, base.campaign), first_runs(con, head.campaign)
     labels = {product: p["product_label"] for product, p in queries.products(con).items()}
     charts = []

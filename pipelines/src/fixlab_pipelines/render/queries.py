@@ -101,25 +101,45 @@ class Series:
 
 
 def fixlab_releases(con: duckdb.DuckDBPyConnection) -> list[Release]:
-    """fixlab releases that have a measured campaign, oldest first.
-
-    A campaign of fixlab runs that no release names (a local `make bench`) is listed too,
-    as version '<fixlab version>+<campaign>', so a fresh measurement shows up on the site
-    and is compared with the release before it.
-    """
+    """fixlab releases that have a measured campaign, oldest first."""
     found = rows(
         con,
         """SELECT product, version, commit, released_on, campaign FROM releases
            WHERE product = 'fixlab' AND campaign IN (SELECT campaign FROM runs)
-           UNION ALL
-           SELECT 'fixlab', any_value(product_version) || '+' || campaign, any_value(product_commit),
-                  min(started_at)::DATE, campaign
-           FROM runs WHERE product = 'fixlab'
-             AND campaign NOT IN (SELECT campaign FROM releases WHERE campaign IS NOT NULL)
-           GROUP BY campaign
            ORDER BY released_on, version""",
     )
     return [Release(**r) for r in found]
+
+
+_UNRELEASED = """SELECT campaign, min(started_at)::DATE AS started, count(DISTINCT product_version) AS versions,
+                        list(DISTINCT product_version ORDER BY product_version) AS labels,
+                        list(DISTINCT product_commit ORDER BY product_commit) AS commits
+                 FROM runs WHERE product = 'fixlab'
+                   AND campaign NOT IN (SELECT campaign FROM releases WHERE campaign IS NOT NULL)
+                 GROUP BY campaign ORDER BY started, campaign"""
+
+
+def local_campaigns(con: duckdb.DuckDBPyConnection) -> list[Release]:
+    """Campaigns no release names that measured one fixlab version (a `make run` or `make bench`
+    on some machine), as version '<fixlab version>+<campaign>': shown as measured on that
+    machine, beside the releases, never as one."""
+    return [Release("fixlab", f"{r['labels'][0]}+{r['campaign']}", r["commits"][0], r["started"], r["campaign"])
+            for r in rows(con, _UNRELEASED) if r["versions"] == 1]
+
+
+def side_by_side_campaigns(con: duckdb.DuckDBPyConnection) -> list[tuple[Release, Release]]:
+    """Campaigns no release names that measured several fixlab versions side by side
+    (`make bench VERSIONS=...`): each pair of consecutive versions, to compare in that campaign."""
+    pairs = []
+    for r in rows(con, _UNRELEASED):
+        if r["versions"] < 2:
+            continue
+        commits = dict(con.execute(
+            "SELECT DISTINCT product_version, product_commit FROM runs WHERE campaign = ? AND product = 'fixlab'",
+            [r["campaign"]]).fetchall())
+        versions = [Release("fixlab", label, commits[label], r["started"], r["campaign"]) for label in r["labels"]]
+        pairs += list(zip(versions, versions[1:], strict=False))
+    return pairs
 
 
 def series(con: duckdb.DuckDBPyConnection, campaign: str) -> list[Series]:
@@ -210,6 +230,16 @@ def run_values(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, 
                   v.repetition, v.metric, v.statistic, v.value, r.started_at
            FROM run_stat_values v JOIN runs r USING (run_key)
            WHERE v.campaign = ? ORDER BY v.repetition""",
+        [campaign],
+    )
+
+
+def unsteady_runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+    """Runs of a campaign that did not reach a steady state, with the reason."""
+    return rows(
+        con,
+        """SELECT r.run_id, r.scenario, s.reason FROM runs r JOIN run_steadiness s USING (run_key)
+           WHERE r.campaign = ? AND NOT s.steady ORDER BY r.scenario, r.run_id""",
         [campaign],
     )
 

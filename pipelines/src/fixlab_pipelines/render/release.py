@@ -197,7 +197,7 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
 
 def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     """The few figures a reader wants first: rtt-echo and throughput of fixlab's best."""
-    out: dict[str, Any] = {"rtt": None, "rtt_others": [], "throughput": None}
+    out: dict[str, Any] = {"rtt": None, "rtt_others": [], "throughput": None, "baseline_throughput": None}
     rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
 
     def stat(s: Series, metric: str, statistic: str) -> float | None:
@@ -221,6 +221,11 @@ def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     if tput:
         best = max(tput, key=lambda s: stat(s, "throughput", "messages_per_second"))
         out["throughput"] = {"series": best, "mps": stat(best, "throughput", "messages_per_second")}
+    baseline = [s for s in groups.get("throughput", []) if s.product_role == "baseline"
+                and stat(s, "throughput", "messages_per_second") is not None]
+    if baseline:
+        out["baseline_throughput"] = {"series": baseline[0],
+                                      "mps": stat(baseline[0], "throughput", "messages_per_second")}
     return out
 
 
@@ -255,4 +260,5 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "reproduce": reproduce(runs, all_series),
         "runs": runs,
         "headline": headline(groups, medians),
+        "steadiness": queries.unsteady_runs(con, campaign),
     }

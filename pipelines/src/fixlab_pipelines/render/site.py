@@ -85,6 +85,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         context = release_context(con, release, writer)
         context["summary"] = campaign_summary(con, release.campaign)
         context["previous"] = previous
+        context["local"] = False
         context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
         context["database_link"] = downloads.link(database, page)
         diff_context = None
@@ -109,16 +110,44 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
                       "repetitions": max((s.repetitions for s in context["series"]), default=0)})
         previous = release
 
+    # Campaigns of several versions side by side (an A/A calibration, or a release candidate
+    # against the last release): compared inside their campaign.
+    for base, head in queries.side_by_side_campaigns(con):
+        compare_page = site / "compare" / f"{base.campaign}-{base.slug}-vs-{head.slug}.md"
+        diff_context = compare_pair(con, env, base, head, compare_page, pages, written)
+        pairs.append({"base": base, "head": head, "path": href(f"compare/{compare_page.name}"),
+                      "summary": diff_context.get("summary"), "campaign": base.campaign})
+
+    # Local campaigns: measured on some machine, shown beside the latest release, never as a release.
+    local = []
+    for campaign in queries.local_campaigns(con):
+        page = site / "results" / f"{campaign.slug}.md"
+        writer = FigureWriter(site, campaign.slug, page)
+        context = release_context(con, campaign, writer)
+        context["summary"] = campaign_summary(con, campaign.campaign)
+        context["previous"] = None
+        context["local"] = True
+        context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
+        context["database_link"] = downloads.link(database, page)
+        context["diff"], context["diff_rows"] = None, []
+        render_page(env, "release.md.j2", page, stability_link=href("#stability-across-repetitions"), **context)
+        pages.append(page)
+        written += writer.written
+        local.append({"release": campaign, "path": href(f"results/{page.name}"), "headline": context["headline"],
+                      "neutral": hardware_neutral(context["headline"]), "summary": context["summary"],
+                      "hardware": hardware_line(context["hosts"])})
+
     for template, target, context in [
-        ("results-index.md.j2", site / "results" / "index.md", {"releases": index[::-1]}),
+        ("results-index.md.j2", site / "results" / "index.md", {"releases": index[::-1], "local": local[::-1]}),
         ("compare-index.md.j2", site / "compare" / "index.md", {"pairs": pairs[::-1]}),
         ("reference.md.j2", site / "reference" / "index.md", {"groups": reference_groups(con)}),
-        ("home.md.j2", site / "index.md", {"latest": index[-1] if index else None}),
+        ("home.md.j2", site / "index.md", {"latest": index[-1] if index else None,
+                                           "local": local[-1] if local else None}),
     ]:
         render_page(env, template, target, **context)
         pages.append(target)
     copy_plotly(site)
-    changed = nav.update(mkdocs_yml, nav_sections(releases, pairs))
+    changed = nav.update(mkdocs_yml, nav_sections(releases, pairs, [entry["release"] for entry in local]))
     return Outputs(pages, written, changed)
 
 
@@ -167,10 +196,27 @@ def _published(value: float | None) -> str | None:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
 
 
-def nav_sections(releases: list[Release], pairs: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, str]]]]:
+def nav_sections(releases: list[Release], pairs: list[dict[str, Any]],
+                 local: list[Release] = ()) -> list[tuple[str, list[tuple[str, str]]]]:
     results = [("All releases", "results/index.md")]
     results += [(f"fixlab {r.version}", f"results/{r.slug}.md") for r in reversed(releases)]
+    results += [(f"Measured here: {r.campaign}", f"results/{r.slug}.md") for r in reversed(local)]
     comparisons = [("All comparisons", "compare/index.md")]
     comparisons += [(f"{p['base'].version} vs {p['head'].version}", p["path"]) for p in reversed(pairs)]
     return [("Results", results), ("Comparisons", comparisons),
             ("Other engines", [("Published figures", "reference/index.md")])]
+
+
+def hardware_neutral(headline: dict[str, Any]) -> dict[str, float | None]:
+    """fixlab's headline figures as ratios to the raw socket measured in the same campaign:
+    the figures that compare across machines."""
+    baseline = next((o for o in headline.get("rtt_others", []) if o["series"].product_role == "baseline"), None)
+    rtt = headline.get("rtt")
+    out: dict[str, float | None] = {"p50": None, "p99": None, "throughput": None}
+    if rtt and baseline and baseline.get("p50_ns"):
+        out["p50"] = rtt["p50_ns"] / baseline["p50_ns"]
+        out["p99"] = rtt["p99_ns"] / baseline["p99_ns"] if baseline.get("p99_ns") else None
+    tput, base_tput = headline.get("throughput"), headline.get("baseline_throughput")
+    if tput and base_tput:
+        out["throughput"] = tput["mps"] / base_tput["mps"]
+    return out

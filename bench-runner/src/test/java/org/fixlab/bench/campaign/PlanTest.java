@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanTest
 {
     private static final List<Scenario> ALL_SCENARIOS = Arrays.asList(Scenario.values());
-    private static final List<Product> ALL_PRODUCTS = Products.ALL;
+    /** Every product whose campaign plan does not depend on the machine (Artio's depends on its cores). */
+    private static final List<Product> ALL_PRODUCTS = Products.ALL.stream().filter(p -> !p.id().equals("artio")).toList();
 
     @Test
     void fullProfileRunsEveryConfigurationThreeTimesWithTheSeedRateAndStream()

@@ -1,0 +1,53 @@
+"""The committed A/A campaign: the same engine build measured as two versions, interleaved.
+
+Replays `fixlab diff` on it from the committed data (data/runs): every faster or slower
+verdict there would be a false one, so there must be none. This is the calibration the
+methodology page quotes; it fails if the committed A/A campaign disappears.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixlab_pipelines import db, diff
+from fixlab_pipelines.ingest import ingest_paths
+
+RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
+
+
+def _aa_campaigns() -> list[Path]:
+    return sorted(p for p in RUNS.glob("aa-*") if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def aa(tmp_path_factory: pytest.TempPathFactory):
+    campaigns = _aa_campaigns()
+    assert campaigns, f"no committed A/A campaign (data/runs/aa-*) under {RUNS}"
+    con = db.connect(tmp_path_factory.mktemp("aa") / "aa.duckdb")
+    outcomes = ingest_paths(con, campaigns)
+    assert all(o.status == "ingested" for o in outcomes), [o.message for o in outcomes if o.status == "refused"]
+    return con, campaigns
+
+
+def test_every_aa_campaign_is_one_build_measured_twice(aa) -> None:
+    con, campaigns = aa
+    for campaign in campaigns:
+        versions = con.execute("SELECT DISTINCT product_version, product_commit FROM runs "
+                               "WHERE campaign = ? AND product = 'fixlab' ORDER BY 1", [campaign.name]).fetchall()
+        assert len(versions) == 2 and versions[0][1] == versions[1][1], versions
+
+
+def test_aa_campaign_gives_no_false_verdict(aa) -> None:
+    con, campaigns = aa
+    for campaign in campaigns:
+        (a, _), (b, _) = con.execute("SELECT DISTINCT product_version, product_commit FROM runs "
+                                     "WHERE campaign = ? AND product = 'fixlab' ORDER BY 1", [campaign.name]).fetchall()
+        frame = diff.compare(con, diff.Side(a, {"campaign": campaign.name, "product": "fixlab", "product_version": a}),
+                             diff.Side(b, {"campaign": campaign.name, "product": "fixlab", "product_version": b}))
+        false = frame[frame.verdict.isin(["faster", "slower"])]
+        assert false.empty, false[["scenario", "workload_mode", "configuration", "statistic", "change_pct"]]
+        # Measured, not vacuous: every series had its three steady repetitions a side, so what kept
+        # it from a verdict was the noise it measured, not missing data.
+        assert (frame.base_repetitions >= diff.MIN_REPETITIONS).all() and (frame.head_repetitions >= 3).all()
