@@ -39,11 +39,12 @@ final class RunFolderAssertions
             "/configuration/socket_buffers/receive", "/workload/mode", "/workload/messages", "/workload/warmup_messages",
             "/workload/message_type", "/workload/bytes", "/workload/fix_version", "/topology/kind", "/hardware/hosts/0/cpu_model",
             "/hardware/hosts/0/ram_bytes", "/hardware/hosts/0/kernel", "/hardware/hosts/0/nic", "/hardware/hosts/0/jdk_vendor",
-            "/hardware/hosts/0/jvm_args", "/hardware/hosts/1/cpu_model", "/reproduce/commands/0", "/results", "/measurement/timestamps"))
+            "/hardware/hosts/0/jvm_args", "/hardware/hosts/1/cpu_model", "/reproduce/commands/0", "/results", "/measurement/timestamps",
+            "/harness/commit"))
         {
             assertTrue(!manifest.at(path).isMissingNode() && !manifest.at(path).isNull(), run + ": manifest has " + path);
         }
-        assertEquals(1, manifest.get("schema_version").asInt());
+        assertEquals(2, manifest.get("schema_version").asInt(), "data contract version (docs/data-contract.md)");
         assertEquals(scenario.id(), manifest.get("scenario").asText());
         assertEquals(run.getFileName().toString(), manifest.get("run_id").asText());
         assertEquals(Product.of(manifest.at("/product/name").asText()).label(), manifest.at("/product/label").asText());

@@ -30,14 +30,14 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(198, runs.size());
+        assertEquals(162, runs.size());
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
-        assertEquals(177, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
+        assertEquals(147, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
         assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
             .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == Plan.THROUGHPUT_WARMUP_MESSAGES && run.rate() == 0));
-        assertEquals(Map.of(1, 66L, 2, 66L, 3, 66L),
+        assertEquals(Map.of(1, 54L, 2, 54L, 3, 54L),
             runs.stream().collect(Collectors.groupingBy(Plan.Run::repetition, Collectors.counting())));
     }
 
@@ -63,7 +63,7 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("quick", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(44, runs.size());
+        assertEquals(34, runs.size());
         assertTrue(runs.stream().allMatch(run -> run.repetitions() == 1 && run.messages() <= 500_000));
         // The same kind of warm-up as the full profile (the JIT is not done after 1,000 messages), and no paced
         // run of a product that cannot keep up with the rate: those can never be steady.
