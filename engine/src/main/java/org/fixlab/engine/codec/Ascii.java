@@ -74,12 +74,13 @@ public final class Ascii
     public static int parseInt(final DirectBuffer buffer, final int offset, final int length, final int invalid)
     {
         final int digits = length > 0 && buffer.getByte(offset) == '-' ? length - 1 : length;
-        if (digits > 9)
+        if (digits > 10)
         {
             return invalid;
         }
+        // ten digits reach Integer.MAX_VALUE (a legal MsgSeqNum); beyond the int range is invalid
         final long value = parseLong(buffer, offset, length, Long.MIN_VALUE);
-        return value == Long.MIN_VALUE ? invalid : (int)value;
+        return value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? invalid : (int)value;
     }
 
     /** Like {@link #parseInt} for up to 18 digits. */

@@ -226,6 +226,12 @@ public final class MessageDecoder
         return length;
     }
 
+    /** How many fields a message may hold before {@link #decode} answers {@link #TOO_MANY_FIELDS}. */
+    public int maxFields()
+    {
+        return tags.length;
+    }
+
     public int fieldCount()
     {
         return fieldCount;

@@ -351,7 +351,14 @@ public final class Session
             onGarbledFrame("CheckSum mismatch");
             return;
         }
-        if (decoder.decode(buffer, offset, length) != MessageDecoder.OK)
+        final int decoded = decoder.decode(buffer, offset, length);
+        if (decoded == MessageDecoder.TOO_MANY_FIELDS)
+        {
+            // not garbled: the frame parses, it only holds more fields than this engine decodes
+            onGarbledFrame("more than the engine's limit of " + decoder.maxFields() + " fields");
+            return;
+        }
+        if (decoded != MessageDecoder.OK)
         {
             onGarbledFrame("fields do not parse as tag=value");
             return;

@@ -42,17 +42,26 @@ class MessageDecoderTest
     @Test
     void valuesOfMissingOrMalformedFieldsFallBackToTheCallersDefault()
     {
-        assertEquals(MessageDecoder.OK, decode("35=AE|34=1x|43=Y|97=N|108=1234567890|"));
+        assertEquals(MessageDecoder.OK, decode("35=AE|34=1x|43=Y|97=N|108=1234567890|7=2147483648|"));
 
         assertEquals(0, decoder.msgTypeChar(), "a two-character MsgType has no char form");
         assertEquals(-7, decoder.intValue(34, -7), "not a number");
         assertEquals(-7, decoder.intValue(999, -7), "absent");
-        assertEquals(-7, decoder.intValue(108, -7), "ten digits do not fit the strict int parser");
+        assertEquals(1234567890, decoder.intValue(108, -7), "ten digits within the int range");
+        assertEquals(-7, decoder.intValue(7, -7), "one above Integer.MAX_VALUE");
         assertEquals(1234567890L, decoder.longValue(108, -7));
         assertTrue(decoder.isFlagSet(43));
         assertFalse(decoder.isFlagSet(97));
         assertFalse(decoder.isFlagSet(999));
         assertEquals(UtcTimestamps.INVALID, decoder.timestampValue(52));
+    }
+
+    @Test
+    void theLargestMsgSeqNumIsAValueNotAMissingField()
+    {
+        assertEquals(MessageDecoder.OK, decode("8=FIX.4.4|9=5|35=0|34=2147483647|10=000|"));
+
+        assertEquals(Integer.MAX_VALUE, decoder.intValue(34, Integer.MIN_VALUE));
     }
 
     @Test
