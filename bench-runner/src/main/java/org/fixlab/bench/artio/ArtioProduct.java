@@ -66,12 +66,18 @@ public final class ArtioProduct implements Product
         return Runtime.getRuntime().availableProcessors() >= CORES_FOR_BUSY_SPIN;
     }
 
+    /**
+     * On a machine without the cores for busy spinning, campaigns leave throughput out: on the 2-core campaign
+     * machine the default configuration's server took in about 8,000 orders a second (811,924 and 963,809 of the
+     * 4,000,000 in the 120 s the server waits, while the client's library had accepted all of them in 10 s), so
+     * every repetition failed instead of measuring Artio. A single run can still ask for it.
+     */
     @Override
     public List<String> configurations(final Scenario scenario, final boolean full)
     {
         if (!hasCoresForBusySpin())
         {
-            return List.of("default");
+            return scenario == Scenario.THROUGHPUT ? List.of() : List.of("default");
         }
         return scenario.isInternal() && !full ? List.of("optimized") : configurations();
     }

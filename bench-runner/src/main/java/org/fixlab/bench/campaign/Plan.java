@@ -72,7 +72,13 @@ final class Plan
                         {
                             continue; // the quick profile makes only runs that can reach a steady state
                         }
-                        for (final String config : product.configurations(scenario, full))
+                        final List<String> configs = product.configurations(scenario, full);
+                        if (configs.isEmpty() && r == 1 && modes(scenario).get(0).equals(mode))
+                        {
+                            skipped.accept(product.id() + " has no " + scenario.id() + " configuration a campaign runs on a machine of "
+                                + Runtime.getRuntime().availableProcessors() + " cores (see its adapter): its " + scenario.id() + " runs are skipped");
+                        }
+                        for (final String config : configs)
                         {
                             final Run run = run(scenario, mode, product, config, r, repetitions, full);
                             if (versions.isEmpty() || !product.isSubject())

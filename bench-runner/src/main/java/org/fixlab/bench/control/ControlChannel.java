@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,6 +27,9 @@ public final class ControlChannel implements AutoCloseable
     private final DataOutputStream out;
     private volatile boolean peerDone;
     private volatile boolean peerGone;
+    private long nextCloseCheckNanos;
+
+    private static final long CLOSE_CHECK_INTERVAL_NANOS = 200_000_000L;
 
     private ControlChannel(final Socket socket) throws IOException
     {
@@ -245,11 +249,50 @@ public final class ControlChannel implements AutoCloseable
     {
         try
         {
-            return in.available() > 0;
+            if (in.available() > 0)
+            {
+                return true;
+            }
+            final long now = System.nanoTime();
+            if (now < nextCloseCheckNanos)
+            {
+                return false;
+            }
+            nextCloseCheckNanos = now + CLOSE_CHECK_INTERVAL_NANOS;
+            return peekResults();
         }
         catch (final IOException ex)
         {
             throw new BenchException("control channel: the server went away (" + ex.getMessage() + ")");
+        }
+    }
+
+    /**
+     * available() reads 0 both from a server still counting and from one that gave up and exited; a read
+     * of one byte with a 1 ms timeout, put back with mark/reset, tells them apart. Without it a client
+     * whose server failed waits out its whole timeout.
+     */
+    private boolean peekResults() throws IOException
+    {
+        final int timeout = socket.getSoTimeout();
+        in.mark(1);
+        socket.setSoTimeout(1);
+        try
+        {
+            if (in.read() < 0)
+            {
+                throw new BenchException("control channel: the server closed it before sending its results (its log says why)");
+            }
+            in.reset();
+            return true;
+        }
+        catch (final SocketTimeoutException quiet)
+        {
+            return false;
+        }
+        finally
+        {
+            socket.setSoTimeout(timeout);
         }
     }
 

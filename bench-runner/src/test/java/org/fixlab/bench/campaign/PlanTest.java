@@ -101,6 +101,58 @@ class PlanTest
         assertEquals(2, skipped.size(), "one note per mode for the configuration 0.1.0 lacks: " + skipped);
     }
 
+    /** A product that cannot run a scenario on this machine (Artio's throughput on fewer than 6 cores) is left out of it, and said so once. */
+    @Test
+    void aScenarioAProductHasNoConfigurationForIsSkippedAndReported()
+    {
+        final Product partial = new Product()
+        {
+            @Override
+            public String id()
+            {
+                return "partial";
+            }
+
+            @Override
+            public String label()
+            {
+                return "Partial";
+            }
+
+            @Override
+            public List<String> configurations()
+            {
+                return List.of("default");
+            }
+
+            @Override
+            public List<String> configurations(final Scenario scenario, final boolean full)
+            {
+                return scenario == Scenario.THROUGHPUT ? List.of() : configurations();
+            }
+
+            @Override
+            public Map<String, Object> info()
+            {
+                return Map.of("name", id());
+            }
+
+            @Override
+            public org.fixlab.bench.ProductConfig configure(final org.fixlab.bench.Options options)
+            {
+                throw new UnsupportedOperationException("not run by this test");
+            }
+        };
+        final List<String> skipped = new ArrayList<>();
+        final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.RTT_ECHO, Scenario.THROUGHPUT), List.of(partial, Product.of("raw-socket")), 3,
+            List.of(), skipped::add);
+        assertTrue(runs.stream().noneMatch(run -> run.scenario() == Scenario.THROUGHPUT && run.product() == partial), "no throughput runs for it");
+        assertEquals(6, runs.stream().filter(run -> run.scenario() == Scenario.RTT_ECHO && run.product() == partial).count(), "2 modes x 3 repetitions");
+        assertEquals(3, runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT).count(), "the raw socket's throughput runs stay");
+        assertEquals(1, skipped.size(), "one note for the campaign: " + skipped);
+        assertTrue(skipped.get(0).startsWith("partial has no throughput configuration"), skipped.get(0));
+    }
+
     private static EngineVersion version(final Path dir, final String label, final String... configurations) throws IOException
     {
         final Path jar = Files.writeString(dir.resolve(label + ".jar"), "");

@@ -1,0 +1,68 @@
+package org.fixlab.bench.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.fixlab.bench.BenchException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The client's wait for the server's results, over a real loopback control connection. */
+class ControlChannelTest
+{
+    private static final long TEN_SECONDS = 10_000_000_000L;
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aServerThatExitsWithoutResultsFailsTheWaitAtOnce() throws Exception
+    {
+        try (ServerSocket listening = ControlChannel.bind("127.0.0.1", 0))
+        {
+            final ControlChannel client = ControlChannel.connect("127.0.0.1", listening.getLocalPort(), System.nanoTime() + TEN_SECONDS);
+            final ControlChannel server = ControlChannel.accept(listening, 10);
+            assertFalse(client.resultsArriving(), "a server still counting has sent nothing yet");
+            server.close();
+
+            final long deadline = System.nanoTime() + TEN_SECONDS;
+            final BenchException ex = assertThrows(BenchException.class, () ->
+            {
+                while (System.nanoTime() < deadline)
+                {
+                    client.resultsArriving();
+                }
+            });
+            assertTrue(ex.getMessage().contains("closed it before sending its results"), ex.getMessage());
+            client.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void resultsThatArriveAreReadWhole() throws Exception
+    {
+        try (ServerSocket listening = ControlChannel.bind("127.0.0.1", 0))
+        {
+            final ControlChannel client = ControlChannel.connect("127.0.0.1", listening.getLocalPort(), System.nanoTime() + TEN_SECONDS);
+            final ControlChannel server = ControlChannel.accept(listening, 10);
+            server.sendMap(Map.of("orders", "4000000"));
+            server.close();
+
+            final long deadline = System.nanoTime() + TEN_SECONDS;
+            boolean arrived = false;
+            while (!arrived && System.nanoTime() < deadline)
+            {
+                arrived = client.resultsArriving();
+            }
+            assertTrue(arrived);
+            // the peek that saw them put the first byte back
+            assertEquals(Map.of("orders", "4000000"), client.readMap());
+            client.close();
+        }
+    }
+}
