@@ -63,7 +63,15 @@ class ArtioLoopbackRunsTest
         {
             if (ARTIO.plays(scenario))
             {
-                cases.add(Arguments.of(scenario, scenario == Scenario.RTT_ECHO ? "default" : "optimized"));
+                // each configuration plays at least one scenario: the durable archive the round trip, the yielding
+                // threads the throughput stream, busy-spinning the internal points and the conversion
+                final String config = switch (scenario)
+                {
+                    case RTT_ECHO -> "default";
+                    case THROUGHPUT -> "yielding";
+                    default -> "optimized";
+                };
+                cases.add(Arguments.of(scenario, config));
             }
         }
         return cases.stream();
@@ -77,7 +85,14 @@ class ArtioLoopbackRunsTest
     {
         final Path run = LoopbackRun.run(out, scenario, ARTIO, config, "artio", List.of());
         RunFolderAssertions.assertValid(run, scenario, LoopbackRun.MESSAGES);
-        assertTrue(RunFolderAssertions.manifest(run).at("/configuration/artio/logInboundMessages").isBoolean());
+        final var manifest = RunFolderAssertions.manifest(run);
+        assertEquals(config.equals("default"), manifest.at("/configuration/artio/logInboundMessages").asBoolean());
+        assertEquals(switch (config)
+        {
+            case "default" -> "backoff";
+            case "yielding" -> "yield";
+            default -> "busy-spin";
+        }, manifest.at("/configuration/idle_strategy").asText());
     }
 
     @Test

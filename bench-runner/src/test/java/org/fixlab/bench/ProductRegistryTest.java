@@ -53,12 +53,17 @@ class ProductRegistryTest
         {
             assertTrue(product.id().matches("[a-z0-9-]+"), product.id());
             assertTrue(product.configurations().contains(product.defaultConfiguration()), product.id());
+            // a campaign may leave a scenario out on a machine where the product cannot be measured in it (the plan
+            // says so, see PlanTest), but the round trip, the seeds' headline, is measured for every product everywhere
+            for (final boolean full : new boolean[] {true, false})
+            {
+                assertTrue(!product.configurations(Scenario.RTT_ECHO, full).isEmpty(), product.id() + " rtt-echo");
+            }
             for (final Scenario scenario : Scenario.values())
             {
                 for (final boolean full : new boolean[] {true, false})
                 {
                     final List<String> configs = product.configurations(scenario, full);
-                    assertTrue(!product.plays(scenario) || !configs.isEmpty(), product.id() + " " + scenario.id());
                     assertTrue(product.configurations().containsAll(configs), product.id() + " " + scenario.id());
                 }
             }

@@ -50,7 +50,7 @@ public final class ArtioConfig implements ProductConfig
     {
         final Map<String, Object> block = ProductConfig.contractBlock(name(), false, false,
             ProductConfig.validation(false, false, false), settings.logMessages() ? "archive" : "memory", "aeron-ipc",
-            settings.busySpin() ? "busy-spin" : "backoff", sockets,
+            settings.idleName(), sockets,
             "benchmark thread polls the FixLibrary; FixEngine framer thread owns the sockets; embedded Aeron media driver and "
                 + "archive (SHARED threading) per process; library and engine talk over aeron:ipc");
         final Map<String, Object> artio = new LinkedHashMap<>();
