@@ -62,7 +62,7 @@ def test_small_quiet_change_is_no_change_and_a_clear_one_a_verdict() -> None:
 def test_overlapping_repetitions_never_give_a_verdict() -> None:
     # A 15% change in the means, but one repetition of each side crosses the other side.
     e = diff.evidence(np.array([100.0, 101.0, 125.0]), np.array([118.0, 119.0, 121.0]) * 1.05)
-    assert not e.separated
+    assert not e.ranked
     assert diff.verdict("p50_ns", e, 5.0) != "slower"
 
 

@@ -11,9 +11,11 @@ Verdicts, per series and statistic, from the steady repetitions only (fixlab_pip
 
 - inconclusive: fewer than MIN_REPETITIONS steady repetitions on a side, different hardware,
   or a change the noise cannot resolve either way;
-- faster / slower: every repetition of one side beats every repetition of the other (a
-  rank rule, whatever the distribution) AND the change is at least the minimum effect AND
-  at least Z_VERDICT standard errors of the noise;
+- faster / slower: the repetitions of one side rank above those of the other (an exact
+  one-sided Mann-Whitney test at RANK_LEVEL, whatever the distribution: with three a side
+  that is every repetition of one side beating every one of the other, with more it
+  tolerates some overlap, so more repetitions resolve smaller changes) AND the change is at
+  least the minimum effect AND at least Z_VERDICT standard errors of the noise;
 - no change: the change's interval (Z_NO_CHANGE standard errors either side) lies inside
   the minimum effect: measured, and unchanged.
 
@@ -28,6 +30,7 @@ methodology page gives the figures.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -44,6 +47,7 @@ DEFAULT_STATISTICS = ("mean_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "messa
 MIN_REPETITIONS = 3     # steady repetitions a side before any verdict
 Z_VERDICT = 3.5         # standard errors a faster/slower change must exceed
 Z_NO_CHANGE = 2.0       # standard errors either side of a change that must fit the minimum effect
+RANK_LEVEL = 0.05       # one-sided Mann-Whitney level: 1/20, the chance of full separation at 3 against 3
 VERDICTS = ("faster", "slower", "no change", "inconclusive")
 
 
@@ -101,17 +105,54 @@ def _values(con: duckdb.DuckDBPyConnection, side: Side, metric: str, statistics:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a verdict rests on: log-scale change, its standard error, and the rank rule."""
+    """What a verdict rests on: log-scale change, its standard error, and the rank test."""
     change: float          # log(head / base), from the means of the log figures
     standard_error: float  # noise * sqrt(1/n_base + 1/n_head)
-    separated: bool        # every repetition of one side beats every one of the other
+    rank_p: float          # one-sided Mann-Whitney p-value in the direction of the change
+
+    @property
+    def ranked(self) -> bool:
+        """The repetitions of one side rank above the other's at RANK_LEVEL."""
+        return self.rank_p <= RANK_LEVEL
 
 
 def evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0) -> Evidence:
     lb, lh = np.log(base), np.log(head)
     noise = max(pooled_noise(base, head), noise_floor)
-    separated = bool(lh.min() > lb.max() or lh.max() < lb.min())
-    return Evidence(float(lh.mean() - lb.mean()), noise * math.sqrt(1 / len(lb) + 1 / len(lh)), separated)
+    change = float(lh.mean() - lb.mean())
+    return Evidence(change, noise * math.sqrt(1 / len(lb) + 1 / len(lh)), rank_p_value(lb, lh, change >= 0))
+
+
+def rank_p_value(base: np.ndarray, head: np.ndarray, head_higher: bool) -> float:
+    """Exact one-sided Mann-Whitney p-value that head ranks above base (or below, if not head_higher).
+
+    U counts the (base, head) pairs that head wins, ties half; its null distribution is the
+    number of ways n base and m head values interleave with each U, by the usual recursion
+    (exact for the few repetitions a campaign has, no normal approximation).
+    """
+    wins = sum(float(np.sum(h > base)) + 0.5 * float(np.sum(h == base)) for h in head)
+    u = wins if head_higher else len(base) * len(head) - wins
+    counts = _u_counts(len(base), len(head))
+    # P(U >= u) under no difference; a tie's half win rounds towards the harder-to-pass side
+    return float(sum(counts[math.ceil(u):]) / sum(counts)) if u >= 0 else 1.0
+
+
+@functools.lru_cache(maxsize=None)
+def _u_counts(n: int, m: int) -> tuple[int, ...]:
+    """How many of the C(n+m, n) orderings give U = 0, 1, ..., n*m (head wins)."""
+    table = {(0, j): [1] for j in range(m + 1)}
+    table.update({(i, 0): [1] for i in range(n + 1)})
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            # the largest value is head's (it beats all i base values) or base's (it wins nothing)
+            with_head, with_base = table[(i, j - 1)], table[(i - 1, j)]
+            row = [0] * (i * j + 1)
+            for u, c in enumerate(with_head):
+                row[u + i] += c
+            for u, c in enumerate(with_base):
+                row[u] += c
+            table[(i, j)] = row
+    return tuple(table[(n, m)])
 
 
 def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
@@ -123,7 +164,7 @@ def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
 
 def verdict(statistic: str, e: Evidence, min_effect_pct: float) -> str:
     threshold = math.log1p(min_effect_pct / 100.0)
-    if e.separated and abs(e.change) >= threshold and abs(e.change) >= Z_VERDICT * e.standard_error:
+    if e.ranked and abs(e.change) >= threshold and abs(e.change) >= Z_VERDICT * e.standard_error:
         better = e.change > 0 if statistic in HIGHER_IS_BETTER else e.change < 0
         return "faster" if better else "slower"
     if abs(e.change) + Z_NO_CHANGE * e.standard_error <= threshold:
