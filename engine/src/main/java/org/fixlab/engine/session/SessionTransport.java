@@ -18,6 +18,13 @@ public interface SessionTransport
      */
     int claim(int length);
 
+    /**
+     * Whether a {@link #claim} of {@code length} bytes would succeed now, without reserving anything
+     * (it may flush, as a claim does). The session asks before it processes an inbound message, so
+     * that a message whose answer could not be buffered waits instead of being consumed unanswered.
+     */
+    boolean hasRoom(int length);
+
     /** Makes the bytes written at a claimed offset part of the stream. */
     void commit(int offset, int length);
 

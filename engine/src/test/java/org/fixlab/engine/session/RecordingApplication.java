@@ -13,6 +13,10 @@ final class RecordingApplication implements Application
     final List<FixFrame> adminMessages = new ArrayList<>();
     int logons;
     int logouts;
+    /** The next this many application messages are refused with {@link Action#ABORT}. */
+    int abortNext;
+    /** MsgSeqNum of every application message refused, in order. */
+    final List<Integer> abortedSeqNums = new ArrayList<>();
 
     @Override
     public void onLogon(final Session session)
@@ -33,9 +37,16 @@ final class RecordingApplication implements Application
     }
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder message)
+    public Action onAppMessage(final Session session, final MessageDecoder message)
     {
+        if (abortNext > 0)
+        {
+            abortNext--;
+            abortedSeqNums.add(copy(message).seqNum());
+            return Action.ABORT;
+        }
         appMessages.add(copy(message));
+        return Action.CONTINUE;
     }
 
     /** MsgSeqNum of every application message delivered so far, in delivery order. */
