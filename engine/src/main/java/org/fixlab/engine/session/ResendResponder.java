@@ -37,7 +37,8 @@ final class ResendResponder implements MessageStore.SentMessageHandler
      * Takes a ResendRequest for {@code begin..end}. While a resend is running, a request that does not
      * reach back before it coalesces with it: a duplicate changes nothing, an overlapping or later one
      * extends its end, so a burst of identical requests costs one resend rather than one restart each.
-     * A request reaching further back than the running resend restarts there. Returns true when a new
+     * A request reaching further back than the running resend restarts there, still running to the
+     * end the running one had. Returns true when a new
      * resend started, false when the request joined the running one (or asked for nothing).
      */
     boolean start(final int begin, final int end)
@@ -52,9 +53,10 @@ final class ResendResponder implements MessageStore.SentMessageHandler
             this.end = Math.max(this.end, end);
             return false;
         }
+        // restarting further back must not drop what the running resend still owed
+        this.end = next != 0 ? Math.max(this.end, end) : end;
         this.first = begin;
         this.next = begin;
-        this.end = end;
         this.gapStart = 0;
         return true;
     }

@@ -15,6 +15,8 @@ final class RecordingApplication implements Application
     int logouts;
     /** The next this many application messages are refused with {@link Action#ABORT}. */
     int abortNext;
+    private int abortSeqNum;
+    private int abortSeqNumTimes;
     /** MsgSeqNum of every application message refused, in order. */
     final List<Integer> abortedSeqNums = new ArrayList<>();
 
@@ -39,14 +41,29 @@ final class RecordingApplication implements Application
     @Override
     public Action onAppMessage(final Session session, final MessageDecoder message)
     {
-        if (abortNext > 0)
+        final int seqNum = copy(message).seqNum();
+        if (abortNext > 0 || (seqNum == abortSeqNum && abortSeqNumTimes > 0))
         {
-            abortNext--;
-            abortedSeqNums.add(copy(message).seqNum());
+            if (abortNext > 0)
+            {
+                abortNext--;
+            }
+            else
+            {
+                abortSeqNumTimes--;
+            }
+            abortedSeqNums.add(seqNum);
             return Action.ABORT;
         }
         appMessages.add(copy(message));
         return Action.CONTINUE;
+    }
+
+    /** Refuses the message with this MsgSeqNum the next {@code times} times it comes, taking all others. */
+    void abortOnly(final int seqNum, final int times)
+    {
+        abortSeqNum = seqNum;
+        abortSeqNumTimes = times;
     }
 
     /** MsgSeqNum of every application message delivered so far, in delivery order. */
