@@ -30,8 +30,8 @@ import org.fixlab.engine.store.MessageStore;
  * with {@link #trySend}, which never blocks: a full outbound buffer is reported as
  * {@link SendResult#BACK_PRESSURED}.
  *
- * <p>Back-pressure also runs the other way: an inbound message is processed only when the outbound
- * buffer has room for a session-level answer, and the application may refuse a message for now
+ * <p>Back-pressure also runs the other way: a TestRequest, ResendRequest, Logon or Logout is processed
+ * only when the outbound buffer has room for the answer, and the application may refuse a message for now
  * ({@link Action#ABORT}). Such a message is not consumed: {@link #onMessage} returns false, the
  * transport holds it with everything behind it and delivers it again on a later duty cycle.
  */
@@ -383,10 +383,6 @@ public final class Session
 
     private boolean process(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
-        if (!transport.hasRoom(Math.min(ADMIN_ANSWER_RESERVE, transport.outboundBuffer().capacity())))
-        {
-            return false; // no room for a session-level answer: the message waits until the buffer drains
-        }
         if (settings.validateChecksum() && !MessageFramer.checksumValid(buffer, offset, length))
         {
             onGarbledFrame("CheckSum mismatch");
@@ -418,6 +414,12 @@ public final class Session
             return true;
         }
         final char msgType = message.msgTypeChar();
+        if (needsAnswer(msgType) && !transport.hasRoom(Math.min(ADMIN_ANSWER_RESERVE, transport.outboundBuffer().capacity())))
+        {
+            // no room for the answer yet: the message waits until the buffer drains (the peer is alive, though)
+            lastReceivedNanos = nowNanos;
+            return false;
+        }
 
         if (!message.valueEquals(0, id.version().bytes()))
         {
@@ -521,6 +523,7 @@ public final class Session
                     if (application.onAppMessage(this, message) == Action.ABORT)
                     {
                         abortedSeqNum = nextTargetSeqNum;
+                        lastReceivedNanos = nowNanos;
                         return false;
                     }
                     abortedSeqNum = 0;
@@ -529,6 +532,17 @@ public final class Session
                 break;
         }
         return true;
+    }
+
+    /**
+     * Session messages that are answered at once. Only these wait for room in the outbound buffer:
+     * Heartbeats need no answer, and application messages wait by the application's own
+     * {@link Action#ABORT}, so a sender that keeps its buffer full still hears its peer.
+     */
+    private static boolean needsAnswer(final char msgType)
+    {
+        return msgType == MsgTypes.TEST_REQUEST || msgType == MsgTypes.RESEND_REQUEST || msgType == MsgTypes.LOGON ||
+            msgType == MsgTypes.LOGOUT;
     }
 
     /**
@@ -930,8 +944,9 @@ public final class Session
     }
 
     /**
-     * An admin answer while processing an inbound message. Processing starts only with room for one,
-     * so this meets a full buffer only when one message needs several answers: the rest is dropped
+     * An admin answer while processing an inbound message. A message that is answered at once is
+     * processed only with room for its answer, so this meets a full buffer only for a Reject or when
+     * one message needs several answers: what does not fit is dropped
      * with a warning (the peer asks again), and a peer that reads nothing at all is cut off by the
      * transport's slow-reader timeout, not here, since a full buffer may be only momentary.
      */
