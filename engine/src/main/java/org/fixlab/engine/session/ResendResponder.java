@@ -38,8 +38,8 @@ final class ResendResponder implements MessageStore.SentMessageHandler
      * reach back before it coalesces with it: a duplicate changes nothing, an overlapping or later one
      * extends its end, so a burst of identical requests costs one resend rather than one restart each.
      * A request reaching further back than the running resend restarts there, still running to the
-     * end the running one had. Returns true when a new
-     * resend started, false when the request joined the running one (or asked for nothing).
+     * end the running one had. Returns true when a new resend started, false when the request joined
+     * the running one (or asked for nothing).
      */
     boolean start(final int begin, final int end)
     {

@@ -60,7 +60,7 @@ public final class TcpConnection implements SessionTransport
     private long readNanos;
     private long writeNanos;
     private final long openedAtNanos;
-    /** A frame was refused by the handler: it is delivered again before anything new is read into line. */
+    /** A frame was refused by the handler: the next poll delivers it again, even when no new bytes arrive. */
     private boolean redeliveryPending;
     private long bytesWritten;
     private long bytesWrittenAtLastCheck;

@@ -5,10 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.FixFrame;
+import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.MsgTypes;
+import org.fixlab.engine.store.MemoryStore;
 import org.junit.jupiter.api.Test;
 
 import static org.fixlab.engine.session.SessionHarness.loggedOnAcceptor;
@@ -18,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The application refusing a message for now ({@link Action#ABORT}), ResendRequests that overlap a
- * running resend, and the highest MsgSeqNum, on the real session over an in-memory transport.
+ * running resend, and the real reasons for the highest MsgSeqNum and for a message over the field
+ * limit, on the real session over an in-memory transport.
  */
 class BackPressureTest
 {
@@ -197,6 +202,50 @@ class BackPressureTest
         assertTrue(logout.value(58).contains("2147483647") && logout.value(58).contains("reset"), logout.toString());
         h.assertDisconnected();
         assertTrue(h.transport.disconnectReason().contains("2147483647"), h.transport.disconnectReason());
+    }
+
+    /** A message with more fields than the engine decodes is dropped, and the log says that, not "garbled". */
+    @Test
+    void aMessageOverTheFieldLimitIsLoggedWithThatReason()
+    {
+        final List<String> warnings = new ArrayList<>();
+        final SessionLog log = new SessionLog()
+        {
+            @Override
+            public void info(final SessionId session, final String event)
+            {
+            }
+
+            @Override
+            public void warn(final SessionId session, final String event)
+            {
+                warnings.add(event);
+            }
+        };
+        final CachedNanoClock clock = new CachedNanoClock();
+        clock.update(SessionHarness.START_NANOS);
+        final Counterparty peer = new Counterparty(FixVersion.FIX44, SessionHarness.THEM, SessionHarness.US, clock);
+        final Session session = new Session(new SessionId(FixVersion.FIX44, SessionHarness.US, SessionHarness.THEM),
+            SessionRole.ACCEPTOR, new SessionSettings(), new MemoryStore(1 << 20), new RecordingApplication(), clock::nanoTime, log, 16);
+        session.onConnect(new RecordingTransport(), clock.nanoTime());
+        deliver(session, peer.logon(1, 30).frame(), clock);
+        final Counterparty.Message wide = peer.order(2);
+        for (int i = 0; i < 20; i++)
+        {
+            wide.field(5000 + i, "x");
+        }
+
+        deliver(session, wide.frame(), clock);
+
+        assertEquals(List.of("dropped garbled message: more than the engine's limit of 16 fields"), warnings);
+        assertEquals(SessionState.ACTIVE, session.state());
+        assertEquals(2, session.nextTargetSeqNum(), "dropped: the resend of a gap brings it again");
+    }
+
+    private static void deliver(final Session session, final String frame, final CachedNanoClock clock)
+    {
+        final UnsafeBuffer buffer = FixFrame.buffer(frame);
+        assertTrue(session.onMessage(buffer, 0, buffer.capacity(), clock.nanoTime()));
     }
 
     private static Map<Integer, Integer> timesSent(final List<FixFrame> messages)
