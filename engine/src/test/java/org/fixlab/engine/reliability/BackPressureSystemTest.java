@@ -130,6 +130,70 @@ class BackPressureSystemTest
     }
 
     /**
+     * While a long resend waits on a peer that is not reading yet, the other session on the engine is
+     * served as usual; and an order sent right behind the ResendRequest is answered after the first
+     * chunk of the resend, not after all of it.
+     */
+    @Test
+    void aLongResendLeavesOtherSessionsAndNewMessagesServed()
+    {
+        final int orders = 3_000;
+        try (AcceptorUnderAttack acceptor = new AcceptorUnderAttack(dir, c -> c.set("socketSendBufferSize", "16384"));
+            RawFixPeer peer = acceptor.attacker(16_384))
+        {
+            peer.logon(HEART_BT_INT);
+            for (int batch = 0; batch < orders; batch += 100)
+            {
+                final StringBuilder some = new StringBuilder();
+                for (int i = batch; i < batch + 100; i++)
+                {
+                    some.append(order(peer, "O" + i));
+                }
+                peer.send(some.toString());
+                for (int i = batch; i < batch + 100; i++)
+                {
+                    assertEquals("O" + i, field(peer.await("D", 10_000), 11));
+                }
+            }
+            final int acceptorSent = orders + 1;
+            peer.send(peer.message("2", "7=1|16=0|") + order(peer, "NEW"));
+            // not reading for a while: the resend stalls on back-pressure, the other session must not
+            for (int i = 0; i < 5; i++)
+            {
+                acceptor.assertHealthy();
+            }
+            final Map<Integer, Integer> resent = new HashMap<>();
+            int resentBeforeAnswer = -1;
+            final long deadline = System.currentTimeMillis() + 30_000;
+            while (resentBeforeAnswer < 0 || resent.size() < acceptorSent)
+            {
+                final String message = peer.next(Math.max(1, deadline - System.currentTimeMillis()));
+                assertNotNull(message, () -> "timed out with " + resent.size() + " MsgSeqNums resent");
+                final String type = field(message, 35);
+                if ("Y".equals(field(message, 43)))
+                {
+                    final int seqNum = Integer.parseInt(field(message, 34));
+                    final int last = "4".equals(type) ? Integer.parseInt(field(message, 36)) - 1 : seqNum;
+                    for (int s = seqNum; s <= last; s++)
+                    {
+                        resent.merge(s, 1, Integer::sum);
+                    }
+                }
+                else if ("NEW".equals(field(message, 11)))
+                {
+                    resentBeforeAnswer = resent.size();
+                    assertEquals(String.valueOf(acceptorSent + 1), field(message, 34));
+                }
+            }
+            System.out.printf("long resend: the new order was answered after %d of %d resent MsgSeqNums%n", resentBeforeAnswer,
+                acceptorSent);
+            assertTrue(resentBeforeAnswer < acceptorSent / 2, "the new order waited for the resend: answered after " +
+                resentBeforeAnswer + " of " + acceptorSent);
+            acceptor.assertHealthy();
+        }
+    }
+
+    /**
      * A peer that floods TestRequests faster than the acceptor's small outbound buffer drains, but
      * keeps reading: every TestRequest gets its Heartbeat and the session is never reset.
      */
