@@ -20,8 +20,9 @@ public interface SessionTransport
 
     /**
      * Whether a {@link #claim} of {@code length} bytes would succeed now, without reserving anything
-     * (it may flush, as a claim does). The session asks before it processes an inbound message, so
-     * that a message whose answer could not be buffered waits instead of being consumed unanswered.
+     * (it may flush, as a claim does). The session asks before it processes a message it answers at
+     * once, so that a TestRequest whose Heartbeat could not be buffered waits instead of being consumed
+     * unanswered, and before each resent message, to leave room for new ones.
      */
     boolean hasRoom(int length);
 
