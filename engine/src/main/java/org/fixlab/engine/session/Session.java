@@ -41,6 +41,8 @@ public final class Session
     private static final int MISSING = Integer.MIN_VALUE;
     /** Room an inbound message needs in the outbound buffer before it is processed: the largest admin answer. */
     private static final int ADMIN_ANSWER_RESERVE = 1024 + 256;
+    private static final String SEQUENCE_NUMBERS_EXHAUSTED = "MsgSeqNum " + Integer.MAX_VALUE +
+        " reached: sequence numbers must be reset";
 
     private final SessionId id;
     private final SessionRole role;
@@ -168,17 +170,31 @@ public final class Session
      */
     public long trySend(final MessageEncoder message)
     {
-        if (state != SessionState.ACTIVE)
+        if (state != SessionState.ACTIVE || lastSenderSeqNumReached())
         {
             return SendResult.NOT_LOGGED_ON;
         }
         return send(message, true);
     }
 
+    /**
+     * MsgSeqNum 2147483647, the highest an int holds, is kept for our Logout: at that point the session
+     * logs out asking for a reset rather than wrap to a negative number.
+     */
+    private boolean lastSenderSeqNumReached()
+    {
+        if (nextSenderSeqNum != Integer.MAX_VALUE)
+        {
+            return false;
+        }
+        sendLogout(SEQUENCE_NUMBERS_EXHAUSTED);
+        return true;
+    }
+
     /** Answers an application message this side does not handle with BusinessMessageReject(j). */
     public long sendBusinessReject(final MessageDecoder rejected, final int businessRejectReason, final String text)
     {
-        if (state != SessionState.ACTIVE)
+        if (state != SessionState.ACTIVE || lastSenderSeqNumReached())
         {
             return SendResult.NOT_LOGGED_ON;
         }
@@ -965,6 +981,10 @@ public final class Session
             return SendResult.NOT_LOGGED_ON;
         }
         final int seqNum = nextSenderSeqNum;
+        if (seqNum <= 0)
+        {
+            return SendResult.NOT_LOGGED_ON; // past 2147483647: nothing goes out under a wrapped number
+        }
         final int length = writer.length(message.msgTypeLength(), seqNum, false, 0, message.extraHeaderLength(), message.bodyLength());
         final int offset = transport.claim(length);
         if (offset < 0)
@@ -1035,9 +1055,8 @@ public final class Session
         {
             // MsgSeqNum 2147483647 (the largest int, the ceiling of most FIX engines) was consumed: the
             // next number does not exist, so the two sides must reset before talking on
-            final String text = "MsgSeqNum " + Integer.MAX_VALUE + " reached: sequence numbers must be reset";
-            sendLogout(text);
-            disconnect(text);
+            sendLogout(SEQUENCE_NUMBERS_EXHAUSTED);
+            disconnect(SEQUENCE_NUMBERS_EXHAUSTED);
             return;
         }
         nextTargetSeqNum = seqNum;

@@ -204,6 +204,30 @@ class BackPressureTest
         assertTrue(h.transport.disconnectReason().contains("2147483647"), h.transport.disconnectReason());
     }
 
+    /** Our own numbers: the last one, 2147483647, carries our Logout instead of an order. */
+    @Test
+    void atMsgSeqNum2147483647OurSideLogsOutInsteadOfSending()
+    {
+        final SessionHarness h = new SessionHarness(SessionRole.ACCEPTOR, new SessionSettings(),
+            SessionHarness.storeAt(Integer.MAX_VALUE - 2, 1));
+        h.connect();
+        assertTrue(h.receive(h.peer.logon(1, 30)));
+        assertEquals(Integer.MAX_VALUE - 2, h.sentOne().seqNum(), "our Logon");
+        final MessageEncoder order = new MessageEncoder().reset('D').append(11, "LAST").append(55, "IBM");
+
+        assertEquals(Integer.MAX_VALUE - 1, h.session.trySend(order));
+        assertEquals(SendResult.NOT_LOGGED_ON, h.session.trySend(order), "no order under the last number");
+
+        final List<FixFrame> sent = h.sent();
+        assertEquals(2, sent.size(), sent::toString);
+        assertEquals("5", sent.get(1).msgType());
+        assertEquals(Integer.MAX_VALUE, sent.get(1).seqNum());
+        assertTrue(sent.get(1).value(58).contains("reset"), sent.get(1).toString());
+        assertEquals(SessionState.LOGOUT_SENT, h.session.state());
+        assertEquals(SendResult.NOT_LOGGED_ON, h.session.trySend(order));
+        assertEquals(List.of(), h.sent(), "nothing after it");
+    }
+
     /** A message with more fields than the engine decodes is dropped, and the log says that, not "garbled". */
     @Test
     void aMessageOverTheFieldLimitIsLoggedWithThatReason()
