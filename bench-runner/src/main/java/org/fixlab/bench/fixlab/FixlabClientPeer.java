@@ -11,6 +11,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -122,13 +123,14 @@ public final class FixlabClientPeer implements ClientPeer, Application
     }
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder message)
+    public Action onAppMessage(final Session session, final MessageDecoder message)
     {
         final long t4 = System.nanoTime();
         if (session == in)
         {
             replies.record(session.transport().readNanos(), t4);
         }
+        return Action.CONTINUE;
     }
 
     @Override

@@ -10,7 +10,9 @@ import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.SendResult;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.transport.CpuPinning;
@@ -24,6 +26,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
 {
     private static final int[] COPIED = {11, 109, 55, 54, 38, 44, 60};
     private static final int[] ROUTED = {11, 21, 55, 54, 60, 38, 40, 44};
+    private static final int NONE = Integer.MIN_VALUE;
 
     private final FixEngine engine;
     private final Scenario scenario;
@@ -36,6 +39,8 @@ public final class FixlabServerPeer implements ServerPeer, Application
     private int firstPending = -1;
     private int lastPending = -1;
     private long failed;
+    /** Index of the order last aborted for back-pressure, NONE when none waits (-1 is an order beyond the total). */
+    private int abortedOrder = NONE;
 
     public FixlabServerPeer(final EngineConfiguration configuration, final Scenario scenario, final ServerRecorder recorder)
     {
@@ -78,27 +83,29 @@ public final class FixlabServerPeer implements ServerPeer, Application
         }
         if (failed > 0)
         {
-            throw new BenchException("fixlab server: " + failed + " answers could not be sent (outbound buffer full)");
+            throw new BenchException("fixlab server: " + failed + " answers could not be sent (not logged on or too large)");
         }
         return work;
     }
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder message)
+    public Action onAppMessage(final Session session, final MessageDecoder message)
     {
         final long t4 = System.nanoTime();
         if (session != in || message.msgTypeChar() != 'D')
         {
-            return;
+            return Action.CONTINUE;
         }
-        final int i = recorder.onRequest(session.transport().readNanos(), t4);
+        // an order aborted for back-pressure comes again: it keeps its index and its first arrival times
+        final int i = abortedOrder != NONE ? abortedOrder : recorder.onRequest(session.transport().readNanos(), t4);
+        abortedOrder = NONE;
         switch (scenario.serverMode())
         {
             case ECHO -> {
                 answer.reset('8').append(37, ++execId).append(17, execId).append(20, '0');
                 copy(message, COPIED);
                 answer.append(150, '0').append(39, '0').append(151, 100).append(14, 0).append(6, 0);
-                send(i);
+                return send(i);
             }
             case ROUTE -> {
                 answer.reset('D');
@@ -115,9 +122,11 @@ public final class FixlabServerPeer implements ServerPeer, Application
                     answer.append(453, 1).append(448, message.buffer(), message.valueOffset(client), message.valueLength(client))
                         .append(447, 'D').append(452, 3);
                 }
-                send(i);
+                return send(i);
             }
-            default -> { }
+            default -> {
+                return Action.CONTINUE;
+            }
         }
     }
 
@@ -133,10 +142,17 @@ public final class FixlabServerPeer implements ServerPeer, Application
         }
     }
 
-    private void send(final int i)
+    /** A full outbound buffer aborts the order, which the session delivers again; other failures are counted. */
+    private Action send(final int i)
     {
         recorder.onAnswer(i, System.nanoTime());
-        if (out.trySend(answer) < 0)
+        final long result = out.trySend(answer);
+        if (result == SendResult.BACK_PRESSURED)
+        {
+            abortedOrder = i;
+            return Action.ABORT;
+        }
+        if (result < 0)
         {
             failed++;
         }
@@ -145,6 +161,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
             firstPending = i;
         }
         lastPending = i;
+        return Action.CONTINUE;
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class EngineConfiguration
         option("socketReceiveBufferSize", "262144", "1048576", "SO_RCVBUF in bytes, 0 for the OS default");
         option("inboundBufferSize", "262144", "262144", "bytes read from a socket per connection before messages are cut out");
         option("outboundBufferSize", "262144", "1048576", "bytes of outbound messages buffered per connection; full means back-pressure");
+        option("slowReaderTimeoutMs", "10000", "10000", "close a connection whose outbound buffer has held bytes and written none of them for this long (a peer that stopped reading); a buffer that is full but draining is back-pressure, never a reason to close");
         option("maxMessageSize", "65536", "65536", "largest inbound message in bytes; a longer BodyLength closes the connection");
         option("maxFieldsPerMessage", "1024", "1024", "most fields one message may have");
         option("maxPendingConnections", "64", "64", "accepted connections that have not logged on yet; more are closed at once");
@@ -270,6 +271,7 @@ public final class EngineConfiguration
             case "reconnectIntervalMs":
             case "reconnectMaxIntervalMs":
             case "storeSyncIntervalMs":
+            case "slowReaderTimeoutMs":
                 integer(key, 1, Integer.MAX_VALUE);
                 break;
             case "storeIndexCapacity":

@@ -28,6 +28,12 @@ public interface Application
     {
     }
 
-    /** An application message, in sequence, validated. Called once per MsgSeqNum. */
-    void onAppMessage(Session session, MessageDecoder message);
+    /**
+     * An application message, in sequence, validated. Returning {@link Action#CONTINUE} consumes its
+     * MsgSeqNum, so the callback runs once per MsgSeqNum that it accepts; {@link Action#ABORT} (for
+     * example when an answer's {@link Session#trySend} returned {@link SendResult#BACK_PRESSURED})
+     * leaves the MsgSeqNum unconsumed and the same message comes again on a later duty cycle. Undo
+     * whatever the refused call recorded, since the redelivery is not a new message.
+     */
+    Action onAppMessage(Session session, MessageDecoder message);
 }

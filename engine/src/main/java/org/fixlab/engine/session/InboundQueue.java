@@ -68,6 +68,17 @@ final class InboundQueue
         return found;
     }
 
+    /**
+     * Puts a record {@link #take} returned back, for a message that could not be processed yet (the
+     * application aborted it): the next take of {@code seqNum} finds it again. Valid only before any
+     * other offer, take or clear.
+     */
+    void restore(final int record, final int seqNum)
+    {
+        buffer.putInt(record, seqNum);
+        live++;
+    }
+
     /** Must be read before the next {@link #offer}, which may reuse the space. */
     int messageOffset(final int record)
     {

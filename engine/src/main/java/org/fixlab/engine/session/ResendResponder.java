@@ -20,7 +20,8 @@ final class ResendResponder implements MessageStore.SentMessageHandler
     private final MessageEncoder copy = new MessageEncoder(64 * 1024);
     private final int chunk;
 
-    private int next;        // next MsgSeqNum to account for
+    private int first;       // first MsgSeqNum of the running resend
+    private int next;        // next MsgSeqNum to account for, 0 when no resend runs
     private int end;         // last MsgSeqNum of the request, inclusive
     private int gapStart;    // first MsgSeqNum of a pending gap, 0 if none
     private boolean blocked; // the outbound buffer filled up mid-chunk
@@ -32,16 +33,38 @@ final class ResendResponder implements MessageStore.SentMessageHandler
         this.chunk = Math.max(1, chunk);
     }
 
-    void start(final int begin, final int end)
+    /**
+     * Takes a ResendRequest for {@code begin..end}. While a resend is running, a request that does not
+     * reach back before it coalesces with it: a duplicate changes nothing, an overlapping or later one
+     * extends its end, so a burst of identical requests costs one resend rather than one restart each.
+     * A request reaching further back than the running resend restarts there, still running to the
+     * end the running one had. Returns true when a new resend started, false when the request joined
+     * the running one (or asked for nothing).
+     */
+    boolean start(final int begin, final int end)
     {
-        this.next = begin;
-        this.end = end;
-        this.gapStart = 0;
         if (begin > end)
         {
             // asked only for numbers we have not used yet: nothing to replay
-            this.next = 0;
+            return false;
         }
+        if (next != 0 && begin >= first)
+        {
+            this.end = Math.max(this.end, end);
+            return false;
+        }
+        // restarting further back must not drop what the running resend still owed
+        this.end = next != 0 ? Math.max(this.end, end) : end;
+        this.first = begin;
+        this.next = begin;
+        this.gapStart = 0;
+        return true;
+    }
+
+    /** Last MsgSeqNum of the running resend, inclusive. */
+    int end()
+    {
+        return end;
     }
 
     void cancel()

@@ -29,11 +29,20 @@ import org.fixlab.engine.store.MessageStore;
  * through {@link #onMessage}, timers advance through {@link #doWork}, and the application sends
  * with {@link #trySend}, which never blocks: a full outbound buffer is reported as
  * {@link SendResult#BACK_PRESSURED}.
+ *
+ * <p>Back-pressure also runs the other way: a TestRequest, ResendRequest, Logon or Logout is processed
+ * only when the outbound buffer has room for the answer, and the application may refuse a message for now
+ * ({@link Action#ABORT}). Such a message is not consumed: {@link #onMessage} returns false, the
+ * transport holds it with everything behind it and delivers it again on a later duty cycle.
  */
 public final class Session
 {
     private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final int MISSING = Integer.MIN_VALUE;
+    /** Room an inbound message needs in the outbound buffer before it is processed: the largest admin answer. */
+    private static final int ADMIN_ANSWER_RESERVE = 1024 + 256;
+    private static final String SEQUENCE_NUMBERS_EXHAUSTED = "MsgSeqNum " + Integer.MAX_VALUE +
+        " reached: sequence numbers must be reset";
 
     private final SessionId id;
     private final SessionRole role;
@@ -72,6 +81,10 @@ public final class Session
     /** Highest MsgSeqNum asked for in our outstanding ResendRequest, 0 when none is outstanding. */
     private int resendRequestedUpTo;
     private boolean processingQueue;
+    /** A message taken from the gap queue was refused for now: the queue is drained again before anything else. */
+    private boolean queuePaused;
+    /** MsgSeqNum of the message the application last aborted, 0 when none: its redelivery skips the SendingTime check. */
+    private int abortedSeqNum;
     private String disconnectReason;
 
     public Session(final SessionId id, final SessionRole role, final SessionSettings settings, final MessageStore store,
@@ -157,17 +170,31 @@ public final class Session
      */
     public long trySend(final MessageEncoder message)
     {
-        if (state != SessionState.ACTIVE)
+        if (state != SessionState.ACTIVE || lastSenderSeqNumReached())
         {
             return SendResult.NOT_LOGGED_ON;
         }
         return send(message, true);
     }
 
+    /**
+     * MsgSeqNum 2147483647, the highest an int holds, is kept for our Logout: at that point the session
+     * logs out asking for a reset rather than wrap to a negative number.
+     */
+    private boolean lastSenderSeqNumReached()
+    {
+        if (nextSenderSeqNum != Integer.MAX_VALUE)
+        {
+            return false;
+        }
+        sendLogout(SEQUENCE_NUMBERS_EXHAUSTED);
+        return true;
+    }
+
     /** Answers an application message this side does not handle with BusinessMessageReject(j). */
     public long sendBusinessReject(final MessageDecoder rejected, final int businessRejectReason, final String text)
     {
-        if (state != SessionState.ACTIVE)
+        if (state != SessionState.ACTIVE || lastSenderSeqNumReached())
         {
             return SendResult.NOT_LOGGED_ON;
         }
@@ -200,6 +227,8 @@ public final class Session
         this.logonSent = false;
         this.testRequestOutstanding = false;
         this.resendRequestedUpTo = 0;
+        this.queuePaused = false;
+        this.abortedSeqNum = 0;
         queue.clear();
         resender.cancel();
         if (role == SessionRole.INITIATOR)
@@ -228,6 +257,7 @@ public final class Session
         state = SessionState.DISCONNECTED;
         disconnectReason = reason;
         queue.clear();
+        queuePaused = false;
         resender.cancel();
         resetRequestedByUs = false;
         store.flush(clock.nanoTime());
@@ -253,7 +283,14 @@ public final class Session
         {
             return 0;
         }
-        int work = resender.continueResend();
+        int work = 0;
+        if (queuePaused)
+        {
+            // a queued message the application refused: it goes before new work, as a transport's would
+            drainQueue(nowNanos);
+            work++;
+        }
+        work += resender.continueResend();
         switch (state)
         {
             case AWAITING_LOGON:
@@ -299,16 +336,20 @@ public final class Session
             disconnect("heartbeat timeout: nothing received for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms");
             return 1;
         }
+        // timer messages that meet a full buffer are tried again next cycle: a buffer that never drains
+        // is the slow-reader timeout's business, not theirs
         if (!testRequestOutstanding && silence >= testRequestDelayNanos)
         {
-            sendAdmin(AdminMessages.testRequest(admin, "TEST"));
+            if (send(AdminMessages.testRequest(admin, "TEST"), false) < 0)
+            {
+                return 0;
+            }
             testRequestOutstanding = true;
             return 1;
         }
         if (nowNanos - lastSentNanos >= heartbeatIntervalNanos)
         {
-            sendAdmin(AdminMessages.heartbeat(admin, null, -1));
-            return 1;
+            return send(AdminMessages.heartbeat(admin, null, -1), false) < 0 ? 0 : 1;
         }
         return 0;
     }
@@ -326,57 +367,75 @@ public final class Session
         }
     }
 
-    /** One complete inbound frame, from 8= through the SOH after 10=. */
-    public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    /**
+     * One complete inbound frame, from 8= through the SOH after 10=. Returns false when the message
+     * was not consumed and must be delivered again, on a later duty cycle, before anything that came
+     * after it: the application aborted it, or the outbound buffer has no room for an answer yet.
+     */
+    public boolean onMessage(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         if (transport == null)
         {
-            return;
+            return true;
         }
-        process(buffer, offset, length, nowNanos);
+        if (queuePaused && !drainQueue(nowNanos))
+        {
+            return false;
+        }
+        if (!process(buffer, offset, length, nowNanos))
+        {
+            return false;
+        }
         if (!processingQueue && !queue.isEmpty())
         {
             drainQueue(nowNanos);
         }
+        return true;
     }
 
     // ----------------------------------------------------------------------------------------
     // Inbound processing, in the order FIX engines conventionally check things
     // ----------------------------------------------------------------------------------------
 
-    private void process(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    private boolean process(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         if (settings.validateChecksum() && !MessageFramer.checksumValid(buffer, offset, length))
         {
             onGarbledFrame("CheckSum mismatch");
-            return;
+            return true;
         }
         final int decoded = decoder.decode(buffer, offset, length);
         if (decoded == MessageDecoder.TOO_MANY_FIELDS)
         {
             // not garbled: the frame parses, it only holds more fields than this engine decodes
             onGarbledFrame("more than the engine's limit of " + decoder.maxFields() + " fields");
-            return;
+            return true;
         }
         if (decoded != MessageDecoder.OK)
         {
             onGarbledFrame("fields do not parse as tag=value");
-            return;
+            return true;
         }
         final MessageDecoder message = decoder;
         if (message.fieldCount() < 3 || message.tag(0) != Fix.BEGIN_STRING || message.tag(1) != Fix.BODY_LENGTH ||
             (settings.validateGarbledMessage() && message.tag(2) != Fix.MSG_TYPE))
         {
             onGarbledFrame("first three fields are not 8, 9, 35");
-            return;
+            return true;
         }
         final int msgTypeIndex = message.indexOf(Fix.MSG_TYPE);
         if (msgTypeIndex < 0)
         {
             onGarbledFrame("no MsgType(35)");
-            return;
+            return true;
         }
         final char msgType = message.msgTypeChar();
+        if (needsAnswer(msgType) && !transport.hasRoom(Math.min(ADMIN_ANSWER_RESERVE, transport.outboundBuffer().capacity())))
+        {
+            // no room for the answer yet: the message waits until the buffer drains (the peer is alive, though)
+            lastReceivedNanos = nowNanos;
+            return false;
+        }
 
         if (!message.valueEquals(0, id.version().bytes()))
         {
@@ -393,12 +452,12 @@ public final class Session
                 sendLogout("Incorrect BeginString");
                 disconnect("Incorrect BeginString");
             }
-            return;
+            return true;
         }
         if (!logonReceived && msgType != MsgTypes.LOGON)
         {
             disconnect("first message is not a Logon");
-            return;
+            return true;
         }
         if (msgType == MsgTypes.LOGON)
         {
@@ -406,19 +465,19 @@ public final class Session
             if (heartBtInt != MISSING && heartBtInt < 0)
             {
                 refuseLogon("HeartBtInt must not be negative");
-                return;
+                return true;
             }
         }
         if (message.indexOf(Fix.MSG_SEQ_NUM) < 0)
         {
             sendLogout("Received message without MsgSeqNum");
             disconnect("Received message without MsgSeqNum");
-            return;
+            return true;
         }
         final int verdict = validate(message);
         if (verdict == DROPPED)
         {
-            return;
+            return true;
         }
         if (verdict == REJECTED)
         {
@@ -430,7 +489,7 @@ public final class Session
             {
                 sendReject(message, rejection);
             }
-            return;
+            return true;
         }
 
         switch (msgType)
@@ -477,11 +536,29 @@ public final class Session
                 {
                     // The application sees each MsgSeqNum once; the sequence number advances after it ran,
                     // so a crash inside the callback leads to a resend rather than a lost message.
-                    application.onAppMessage(this, message);
+                    if (application.onAppMessage(this, message) == Action.ABORT)
+                    {
+                        abortedSeqNum = nextTargetSeqNum;
+                        lastReceivedNanos = nowNanos;
+                        return false;
+                    }
+                    abortedSeqNum = 0;
                     nextTargetSeqNum(nextTargetSeqNum + 1);
                 }
                 break;
         }
+        return true;
+    }
+
+    /**
+     * Session messages that are answered at once. Only these wait for room in the outbound buffer:
+     * Heartbeats need no answer, and application messages wait by the application's own
+     * {@link Action#ABORT}, so a sender that keeps its buffer full still hears its peer.
+     */
+    private static boolean needsAnswer(final char msgType)
+    {
+        return msgType == MsgTypes.TEST_REQUEST || msgType == MsgTypes.RESEND_REQUEST || msgType == MsgTypes.LOGON ||
+            msgType == MsgTypes.LOGOUT;
     }
 
     /**
@@ -543,7 +620,8 @@ public final class Session
             disconnect("Received message without MsgSeqNum");
             return false;
         }
-        if (settings.checkLatency() && !isSendingTimeAccurate(message, Fix.SENDING_TIME))
+        // an aborted message's SendingTime ages while it waits for us: it was checked on its first delivery
+        if (settings.checkLatency() && seqNum != abortedSeqNum && !isSendingTimeAccurate(message, Fix.SENDING_TIME))
         {
             rejection.set(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM, Fix.SENDING_TIME,
                 SessionRejectReason.text(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM));
@@ -655,14 +733,17 @@ public final class Session
         sendAdmin(AdminMessages.resendRequest(admin, nextTargetSeqNum, 0));
     }
 
-    private void drainQueue(final long nowNanos)
+    /** Processes queued messages that are now in sequence; false when one was refused for now (kept queued). */
+    private boolean drainQueue(final long nowNanos)
     {
         processingQueue = true;
+        queuePaused = false;
         try
         {
             while (transport != null && !queue.isEmpty())
             {
-                final int record = queue.take(nextTargetSeqNum);
+                final int seqNum = nextTargetSeqNum;
+                final int record = queue.take(seqNum);
                 if (record < 0)
                 {
                     break;
@@ -676,12 +757,15 @@ public final class Session
                     // Already acted on when it arrived early; now only its sequence number is consumed.
                     nextTargetSeqNum(nextTargetSeqNum + 1);
                 }
-                else
+                else if (!process(queued, offset, length, nowNanos) && transport != null)
                 {
-                    process(queued, offset, length, nowNanos);
+                    queue.restore(record, seqNum);
+                    queuePaused = true;
+                    return false;
                 }
             }
             queue.compactIfEmpty();
+            return true;
         }
         finally
         {
@@ -781,9 +865,15 @@ public final class Session
         final int lastSent = nextSenderSeqNum - 1;
         // 0 (4.2+) and 999999 (4.0/4.1 habit) both mean "to the end"
         final int to = end == 0 || end >= 999_999 || end > lastSent ? lastSent : end;
-        log.info(id, "ResendRequest " + begin + ".." + end + ": replaying " + begin + ".." + to);
-        resender.start(begin, to);
-        resender.continueResend();
+        if (resender.start(begin, to))
+        {
+            log.info(id, "ResendRequest " + begin + ".." + end + ": replaying " + begin + ".." + to);
+            resender.continueResend();
+        }
+        else if (resender.inProgress())
+        {
+            log.info(id, "ResendRequest " + begin + ".." + end + ": joins the resend in progress, now up to " + resender.end());
+        }
         application.onAdminMessage(this, request);
         if (seqNum == nextTargetSeqNum)
         {
@@ -869,12 +959,18 @@ public final class Session
         logoutSentAtNanos = clock.nanoTime();
     }
 
+    /**
+     * An admin answer while processing an inbound message. A message that is answered at once is
+     * processed only with room for its answer, so this meets a full buffer only for a Reject or when
+     * one message needs several answers: what does not fit is dropped
+     * with a warning (the peer asks again), and a peer that reads nothing at all is cut off by the
+     * transport's slow-reader timeout, not here, since a full buffer may be only momentary.
+     */
     private void sendAdmin(final MessageEncoder message)
     {
         if (transport != null && send(message, false) == SendResult.BACK_PRESSURED)
         {
-            // An admin message that cannot be buffered means the peer stopped reading entirely.
-            disconnect("outbound buffer full: peer is not reading");
+            log.warn(id, "outbound buffer full: session message " + (char)message.msgType()[0] + " not sent");
         }
     }
 
@@ -885,6 +981,10 @@ public final class Session
             return SendResult.NOT_LOGGED_ON;
         }
         final int seqNum = nextSenderSeqNum;
+        if (seqNum <= 0)
+        {
+            return SendResult.NOT_LOGGED_ON; // past 2147483647: nothing goes out under a wrapped number
+        }
         final int length = writer.length(message.msgTypeLength(), seqNum, false, 0, message.extraHeaderLength(), message.bodyLength());
         final int offset = transport.claim(length);
         if (offset < 0)
@@ -915,7 +1015,9 @@ public final class Session
     {
         final int length = writer.length(message.msgTypeLength(), seqNum, true, origLength, message.extraHeaderLength(),
             message.bodyLength());
-        final int offset = transport == null ? SessionTransport.BACK_PRESSURED : transport.claim(length);
+        // a resend leaves a quarter of the buffer to new messages, which are served between its chunks
+        final int offset = transport == null || !transport.hasRoom(Math.min(length + transport.outboundBuffer().capacity() / 4,
+            transport.outboundBuffer().capacity())) ? SessionTransport.BACK_PRESSURED : transport.claim(length);
         if (offset < 0)
         {
             return false;
@@ -949,6 +1051,14 @@ public final class Session
 
     private void nextTargetSeqNum(final int seqNum)
     {
+        if (seqNum <= 0)
+        {
+            // MsgSeqNum 2147483647 (the largest int, the ceiling of most FIX engines) was consumed: the
+            // next number does not exist, so the two sides must reset before talking on
+            sendLogout(SEQUENCE_NUMBERS_EXHAUSTED);
+            disconnect(SEQUENCE_NUMBERS_EXHAUSTED);
+            return;
+        }
         nextTargetSeqNum = seqNum;
         store.nextTargetSeqNum(seqNum);
     }

@@ -18,6 +18,14 @@ public interface SessionTransport
      */
     int claim(int length);
 
+    /**
+     * Whether a {@link #claim} of {@code length} bytes would succeed now, without reserving anything
+     * (it may flush, as a claim does). The session asks before it processes a message it answers at
+     * once, so that a TestRequest whose Heartbeat could not be buffered waits instead of being consumed
+     * unanswered, and before each resent message, to leave room for new ones.
+     */
+    boolean hasRoom(int length);
+
     /** Makes the bytes written at a claimed offset part of the stream. */
     void commit(int offset, int length);
 

@@ -11,7 +11,9 @@ import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.SendResult;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
@@ -51,12 +53,13 @@ public final class Demo
                 .append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
                 .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0)
                 .appendTimestamp(60, System.currentTimeMillis() * 1_000_000L, TimestampPrecision.MILLIS);
-            session.trySend(report);
+            // a full outbound buffer: the order comes again on a later duty cycle, answered then
+            return session.trySend(report) == SendResult.BACK_PRESSURED ? Action.ABORT : Action.CONTINUE;
         };
         final Application initiatorApp = new Application()
         {
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder message)
+            public Action onAppMessage(final Session session, final MessageDecoder message)
             {
                 final int i = (int)message.longValue(11, -1);
                 if (i >= 0 && i < orders)
@@ -64,6 +67,7 @@ public final class Demo
                     rtt[i] = System.nanoTime() - sentAt[i];
                     received[0]++;
                 }
+                return Action.CONTINUE;
             }
         };
 

@@ -8,14 +8,18 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.dictionary.DataDictionary;
 import org.fixlab.engine.dictionary.MessageDef;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.SendResult;
 import org.fixlab.engine.session.Session;
 
 /**
  * The order-echo application of the conformance acceptor (as QuickFIX's acceptance-test
  * application behaves): NewOrderSingle and SecurityDefinition come back with the same body and the
  * other side's header fields, a PossResend order whose ClOrdID was already seen is dropped, and any
- * other application message gets a BusinessMessageReject.
+ * other application message gets a BusinessMessageReject. An answer that meets a full outbound
+ * buffer aborts the order ({@link Action#ABORT}): the session delivers it again later, so no order
+ * goes unanswered under back-pressure.
  */
 public final class EchoApplication implements Application
 {
@@ -38,7 +42,7 @@ public final class EchoApplication implements Application
     }
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder message)
+    public Action onAppMessage(final Session session, final MessageDecoder message)
     {
         final int typeIndex = message.indexOf(Fix.MSG_TYPE);
         final boolean single = message.valueLength(typeIndex) == 1;
@@ -49,18 +53,26 @@ public final class EchoApplication implements Application
             final boolean seen = clOrdId != null && !clOrdIdsSeen.add(clOrdId);
             if (seen && message.isFlagSet(Fix.POSS_RESEND))
             {
-                return;
+                return Action.CONTINUE;
             }
-            echo(session, message);
+            final Action action = echo(session, message);
+            if (action == Action.ABORT && !seen && clOrdId != null)
+            {
+                clOrdIdsSeen.remove(clOrdId); // the redelivery is this same order, not a repeat of it
+            }
+            return action;
         }
-        else if (type == 'd')
+        if (type == 'd')
         {
-            echo(session, message);
+            return echo(session, message);
         }
-        else
-        {
-            session.sendBusinessReject(message, UNSUPPORTED_MESSAGE_TYPE, "Unsupported Message Type");
-        }
+        return actionFor(session.sendBusinessReject(message, UNSUPPORTED_MESSAGE_TYPE, "Unsupported Message Type"));
+    }
+
+    /** A full buffer is worth waiting for; any other failure (not logged on, too large) would fail again. */
+    private static Action actionFor(final long sendResult)
+    {
+        return sendResult == SendResult.BACK_PRESSURED ? Action.ABORT : Action.CONTINUE;
     }
 
     /**
@@ -80,7 +92,7 @@ public final class EchoApplication implements Application
     }
 
     /** Same fields in the same order, minus what the session writes itself and the PossDup markers. */
-    private void echo(final Session session, final MessageDecoder message)
+    private Action echo(final Session session, final MessageDecoder message)
     {
         final int typeIndex = message.indexOf(Fix.MSG_TYPE);
         echo.reset(message.buffer(), message.valueOffset(typeIndex), message.valueLength(typeIndex));
@@ -107,6 +119,6 @@ public final class EchoApplication implements Application
                     break;
             }
         }
-        session.trySend(echo);
+        return actionFor(session.trySend(echo));
     }
 }

@@ -47,13 +47,13 @@ final class AcceptorRouter implements TcpConnection.FrameHandler
     }
 
     @Override
-    public void onFrame(final TcpConnection connection, final UnsafeBuffer buffer, final int offset, final int length,
+    public boolean onFrame(final TcpConnection connection, final UnsafeBuffer buffer, final int offset, final int length,
         final long nowNanos)
     {
         if (decoder.decode(buffer, offset, length) != MessageDecoder.OK)
         {
             connection.close("first message does not parse");
-            return;
+            return true;
         }
         final String key = routeKey(decoder.stringValue(Fix.BEGIN_STRING), decoder.stringValue(Fix.SENDER_COMP_ID),
             decoder.stringValue(Fix.TARGET_COMP_ID));
@@ -63,18 +63,19 @@ final class AcceptorRouter implements TcpConnection.FrameHandler
             log.warn(null, "closing connection from " + connection.remoteAddress() + ": no session for " +
                 key.replace('\u0001', '/'));
             connection.close("unknown session");
-            return;
+            return true;
         }
         if (session.isConnected())
         {
             log.warn(session.id(), "refusing a second connection from " + connection.remoteAddress() +
                 ": the session is already connected");
             connection.close("session already connected");
-            return;
+            return true;
         }
         connection.handler(bindings.get(session));
         session.onConnect(connection, nowNanos);
-        session.onMessage(buffer, offset, length, nowNanos);
+        // refused: the connection now delivers it again to the session through its binding
+        return session.onMessage(buffer, offset, length, nowNanos);
     }
 
     @Override

@@ -32,6 +32,7 @@ public final class EventLoop implements Agent, AutoCloseable
     private final AcceptorRouter router;
     private final int maxPendingConnections;
     private final long pendingTimeoutNanos;
+    private final long slowReaderTimeoutNanos;
     private long lastNetworkPollNanos = Long.MIN_VALUE / 2;
 
     public EventLoop(final EpochNanoClock clock, final TransportSettings transport, final int maxFieldsPerMessage,
@@ -43,6 +44,7 @@ public final class EventLoop implements Agent, AutoCloseable
         this.router = new AcceptorRouter(maxFieldsPerMessage, log);
         this.maxPendingConnections = maxPendingConnections;
         this.pendingTimeoutNanos = TimeUnit.SECONDS.toNanos(logonTimeoutSeconds);
+        this.slowReaderTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(transport.slowReaderTimeoutMs());
     }
 
     public void addAcceptorSession(final Session session)
@@ -149,6 +151,12 @@ public final class EventLoop implements Agent, AutoCloseable
                 if (router.isPending(connection) && now - connection.openedAtNanos() > pendingTimeoutNanos)
                 {
                     connection.close("no Logon within the logon timeout");
+                }
+                else if (connection.isSlowReader(now, slowReaderTimeoutNanos))
+                {
+                    connection.close("slow reader: the peer is not reading, " + connection.pendingBytes() +
+                        " bytes waiting and none written for " + TimeUnit.NANOSECONDS.toMillis(connection.stalledNanos(now)) +
+                        " ms (slowReaderTimeoutMs " + transport.slowReaderTimeoutMs() + ")");
                 }
             }
             if (!connection.isOpen())

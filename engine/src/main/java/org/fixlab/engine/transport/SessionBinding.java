@@ -14,10 +14,10 @@ final class SessionBinding implements TcpConnection.FrameHandler
     }
 
     @Override
-    public void onFrame(final TcpConnection connection, final UnsafeBuffer buffer, final int offset, final int length,
+    public boolean onFrame(final TcpConnection connection, final UnsafeBuffer buffer, final int offset, final int length,
         final long nowNanos)
     {
-        session.onMessage(buffer, offset, length, nowNanos);
+        return session.onMessage(buffer, offset, length, nowNanos);
     }
 
     @Override

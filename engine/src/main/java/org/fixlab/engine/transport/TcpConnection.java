@@ -27,7 +27,11 @@ public final class TcpConnection implements SessionTransport
     /** Receives what the framer finds. */
     public interface FrameHandler
     {
-        void onFrame(TcpConnection connection, UnsafeBuffer buffer, int offset, int length, long nowNanos);
+        /**
+         * One complete frame. Returns false when it was not consumed: the connection keeps it, and
+         * everything read after it, and delivers it again on its next poll.
+         */
+        boolean onFrame(TcpConnection connection, UnsafeBuffer buffer, int offset, int length, long nowNanos);
 
         void onGarbled(TcpConnection connection, String why);
 
@@ -56,6 +60,11 @@ public final class TcpConnection implements SessionTransport
     private long readNanos;
     private long writeNanos;
     private final long openedAtNanos;
+    /** A frame was refused by the handler: the next poll delivers it again, even when no new bytes arrive. */
+    private boolean redeliveryPending;
+    private long bytesWritten;
+    private long bytesWrittenAtLastCheck;
+    private long outboundProgressNanos;
 
     public TcpConnection(final SocketChannel channel, final int inboundBufferSize, final int outboundBufferSize,
         final int maxMessageSize, final FrameHandler handler, final long nowNanos)
@@ -77,6 +86,7 @@ public final class TcpConnection implements SessionTransport
         this.framer = new MessageFramer(maxMessageSize);
         this.handler = handler;
         this.openedAtNanos = nowNanos;
+        this.outboundProgressNanos = nowNanos;
         String address;
         try
         {
@@ -148,6 +158,11 @@ public final class TcpConnection implements SessionTransport
         }
         if (read == 0)
         {
+            if (redeliveryPending)
+            {
+                deliverFrames(nowNanos);
+                return redeliveryPending ? 0 : 1;
+            }
             return 0;
         }
         readNanos = System.nanoTime();
@@ -167,13 +182,22 @@ public final class TcpConnection implements SessionTransport
 
     private void deliverFrames(final long nowNanos)
     {
+        redeliveryPending = false;
         while (open && readOffset < writeOffset)
         {
             final int result = framer.scan(inbound, readOffset, writeOffset);
             if (result == MessageFramer.FRAME)
             {
-                readOffset = framer.resumeAt();
-                handler.onFrame(this, inbound, framer.frameStart(), framer.frameLength(), nowNanos);
+                final int frameStart = framer.frameStart();
+                final int resumeAt = framer.resumeAt();
+                if (!handler.onFrame(this, inbound, frameStart, framer.frameLength(), nowNanos))
+                {
+                    // refused for now (back-pressure): keep it at the front, stop delivering behind it
+                    readOffset = frameStart;
+                    redeliveryPending = open;
+                    break;
+                }
+                readOffset = resumeAt;
             }
             else if (result == MessageFramer.GARBLED)
             {
@@ -231,6 +255,21 @@ public final class TcpConnection implements SessionTransport
     }
 
     @Override
+    public boolean hasRoom(final int length)
+    {
+        if (!open)
+        {
+            return false;
+        }
+        if (committedUpTo + length > outbound.capacity())
+        {
+            flush();
+            compactOutbound();
+        }
+        return committedUpTo + length <= outbound.capacity();
+    }
+
+    @Override
     public void commit(final int offset, final int length)
     {
         committedUpTo = offset + length;
@@ -261,6 +300,7 @@ public final class TcpConnection implements SessionTransport
             writeNanos = System.nanoTime();
             final int written = tls == null ? channel.write(outboundBytes) : tls.write(outboundBytes);
             flushedUpTo += written;
+            bytesWritten += written;
             if (flushedUpTo == committedUpTo)
             {
                 flushedUpTo = 0;
@@ -278,6 +318,28 @@ public final class TcpConnection implements SessionTransport
             close("write failed: " + ex.getMessage());
             return 0;
         }
+    }
+
+    /**
+     * The slow-reader check, once per duty cycle on the loop's clock: true when bytes have been waiting
+     * in the outbound buffer and none of them reached the socket for longer than {@code timeoutNanos}.
+     * A buffer that fills up but keeps draining, however briefly full, is never a slow reader.
+     */
+    public boolean isSlowReader(final long nowNanos, final long timeoutNanos)
+    {
+        if (pendingBytes() == 0 || bytesWritten != bytesWrittenAtLastCheck)
+        {
+            bytesWrittenAtLastCheck = bytesWritten;
+            outboundProgressNanos = nowNanos;
+            return false;
+        }
+        return nowNanos - outboundProgressNanos > timeoutNanos;
+    }
+
+    /** How long the outbound buffer has made no progress, as of the last {@link #isSlowReader} check. */
+    public long stalledNanos(final long nowNanos)
+    {
+        return nowNanos - outboundProgressNanos;
     }
 
     private void compactOutbound()

@@ -7,11 +7,11 @@ import java.nio.channels.SocketChannel;
 import org.fixlab.engine.config.EngineConfiguration;
 
 /**
- * Socket options, buffer sizes and TLS ({@code tls} null for plaintext) applied to every connection,
- * read once from the configuration.
+ * Socket options, buffer sizes, the slow-reader timeout and TLS ({@code tls} null for plaintext)
+ * applied to every connection, read once from the configuration.
  */
 public record TransportSettings(boolean tcpNoDelay, int socketSendBufferSize, int socketReceiveBufferSize,
-    int inboundBufferSize, int outboundBufferSize, int maxMessageSize, TlsSettings tls)
+    int inboundBufferSize, int outboundBufferSize, int maxMessageSize, long slowReaderTimeoutMs, TlsSettings tls)
 {
     public static TransportSettings from(final EngineConfiguration configuration)
     {
@@ -22,6 +22,7 @@ public record TransportSettings(boolean tcpNoDelay, int socketSendBufferSize, in
             configuration.integer("inboundBufferSize"),
             configuration.integer("outboundBufferSize"),
             configuration.integer("maxMessageSize"),
+            configuration.integer("slowReaderTimeoutMs"),
             TlsSettings.from(configuration));
     }
 

@@ -111,6 +111,7 @@ class EngineConfigurationTest
         "maxMessageSize,           512,    out of range",
         "cpuAffinityCpu,           -2,     out of range",
         "resendChunkMessages,      2000000, out of range",
+        "slowReaderTimeoutMs,      0,      out of range",
         "socketSendBufferSize,     -1,     out of range",
         "idleStrategy,             fast,   unknown idle strategy",
         "storeType,                cloud,  not a store type",

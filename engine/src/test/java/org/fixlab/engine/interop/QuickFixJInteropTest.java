@@ -17,6 +17,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -60,12 +61,13 @@ class QuickFixJInteropTest
         final Application application = new Application()
         {
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder message)
+            public Action onAppMessage(final Session session, final MessageDecoder message)
             {
                 if (!reports.add(message.stringValue(11)) && !message.isFlagSet(43))
                 {
                     repeatsWithoutPossDup.incrementAndGet();
                 }
+                return Action.CONTINUE;
             }
         };
         try (QuickFixJPeer quickfix = QuickFixJPeer.acceptor(version.beginString(), "QFJ", "FIXLAB", port);
@@ -117,7 +119,7 @@ class QuickFixJInteropTest
             private boolean dropped;
 
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder message)
+            public Action onAppMessage(final Session session, final MessageDecoder message)
             {
                 final String clOrdId = message.stringValue(11);
                 if (!orders.add(clOrdId) && !message.isFlagSet(43))
@@ -131,6 +133,7 @@ class QuickFixJInteropTest
                     dropped = true;
                     session.disconnect("interop test drops the connection");
                 }
+                return Action.CONTINUE;
             }
         };
         try (FixEngine engine = new FixEngine(configuration(), new org.agrona.concurrent.OffsetEpochNanoClock(), SessionLog.SILENT))

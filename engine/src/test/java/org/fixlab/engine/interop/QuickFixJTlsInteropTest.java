@@ -17,6 +17,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -83,9 +84,10 @@ class QuickFixJTlsInteropTest
                 new Application()
                 {
                     @Override
-                    public void onAppMessage(final Session session, final MessageDecoder message)
+                    public Action onAppMessage(final Session session, final MessageDecoder message)
                     {
                         reports.add(message.stringValue(11));
+                        return Action.CONTINUE;
                     }
                 });
             assertTrue(engine.pollUntil(session::isLoggedOn, 20, TimeUnit.SECONDS), "fixlab logs on to QuickFIX/J over " + protocol);
@@ -119,10 +121,11 @@ class QuickFixJTlsInteropTest
         final Application application = new Application()
         {
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder message)
+            public Action onAppMessage(final Session session, final MessageDecoder message)
             {
                 orders.add(message.stringValue(11));
                 unsentReports.add(message.stringValue(11));
+                return Action.CONTINUE;
             }
         };
         try (FixEngine engine = new FixEngine(certificates.acceptor(configuration(protocol), certificates.server),

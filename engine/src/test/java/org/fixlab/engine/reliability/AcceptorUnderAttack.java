@@ -18,6 +18,7 @@ import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
@@ -56,6 +57,13 @@ final class AcceptorUnderAttack implements AutoCloseable
 
     AcceptorUnderAttack(final Path storeDir, final Consumer<EngineConfiguration> customize)
     {
+        this(storeDir, customize, SessionLog.SILENT, new EchoApplication());
+    }
+
+    /** With the engine's log going to {@code log}, and {@code attackedApplication} behind ISLD&lt;-TW. */
+    AcceptorUnderAttack(final Path storeDir, final Consumer<EngineConfiguration> customize, final SessionLog log,
+        final Application attackedApplication)
+    {
         final EngineConfiguration configuration = EngineConfiguration.preset(Preset.BALANCED)
             .set("storeType", "memory")
             .set("storeDirectory", storeDir.toString())
@@ -69,10 +77,9 @@ final class AcceptorUnderAttack implements AutoCloseable
             .set("outboundBufferSize", String.valueOf(OUTBOUND_BUFFER_SIZE))
             .set("maxPendingConnections", String.valueOf(MAX_PENDING_CONNECTIONS));
         customize.accept(configuration);
-        engine = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT);
-        final EchoApplication echo = new EchoApplication();
-        engine.addAcceptorSession(new SessionId(FixVersion.FIX44, ACCEPTOR, HEALTHY), echo);
-        attacked = engine.addAcceptorSession(new SessionId(FixVersion.FIX44, ACCEPTOR, ATTACKER), echo);
+        engine = new FixEngine(configuration, new OffsetEpochNanoClock(), log);
+        engine.addAcceptorSession(new SessionId(FixVersion.FIX44, ACCEPTOR, HEALTHY), new EchoApplication());
+        attacked = engine.addAcceptorSession(new SessionId(FixVersion.FIX44, ACCEPTOR, ATTACKER), attackedApplication);
         port = engine.listen("127.0.0.1", 0);
         thread = new Thread(this::run, "acceptor-under-attack");
         thread.start();

@@ -10,6 +10,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.SendResult;
 import org.fixlab.engine.session.Session;
@@ -79,7 +80,7 @@ public final class CrashAcceptor
         }
 
         @Override
-        public void onAppMessage(final Session session, final MessageDecoder order)
+        public Action onAppMessage(final Session session, final MessageDecoder order)
         {
             onOrder.accept(order.stringValue(11));
             final int clOrdId = order.indexOf(11);
@@ -98,6 +99,7 @@ public final class CrashAcceptor
                 notSent++;
                 System.err.println(REPORT_NOT_SENT + " for ClOrdID " + order.stringValue(11) + ": " + SendResult.describe(result));
             }
+            return Action.CONTINUE;
         }
     }
 }

@@ -9,6 +9,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -54,12 +55,13 @@ public final class CrashInitiator
         final Session session = engine.addInitiatorSession(SESSION, "127.0.0.1", port, new Application()
         {
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder report)
+            public Action onAppMessage(final Session session, final MessageDecoder report)
             {
                 reports[0]++;
                 out.println("report " + report.stringValue(11) + " " + (report.isFlagSet(Fix.POSS_DUP_FLAG) ? "possdup" :
                     report.isFlagSet(Fix.POSS_RESEND) ? "possresend" : "-"));
                 out.flush();
+                return Action.CONTINUE;
             }
         });
         out.println("ready nextSender=" + session.nextSenderSeqNum() + " nextTarget=" + session.nextTargetSeqNum());

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 
@@ -25,12 +26,12 @@ final class ReportLedger implements Application
     private String firstUnmarkedRepeat;
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder report)
+    public Action onAppMessage(final Session session, final MessageDecoder report)
     {
         total++;
         if (reports.merge(report.stringValue(11), 1, Integer::sum) == 1)
         {
-            return;
+            return Action.CONTINUE;
         }
         if (report.isFlagSet(Fix.POSS_DUP_FLAG))
         {
@@ -44,6 +45,7 @@ final class ReportLedger implements Application
         {
             firstUnmarkedRepeat = report.toString();
         }
+        return Action.CONTINUE;
     }
 
     /** NewOrderSingle number n, ClOrdID "C" + n. */

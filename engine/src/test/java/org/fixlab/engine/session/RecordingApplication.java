@@ -13,6 +13,12 @@ final class RecordingApplication implements Application
     final List<FixFrame> adminMessages = new ArrayList<>();
     int logons;
     int logouts;
+    /** The next this many application messages are refused with {@link Action#ABORT}. */
+    int abortNext;
+    private int abortSeqNum;
+    private int abortSeqNumTimes;
+    /** MsgSeqNum of every application message refused, in order. */
+    final List<Integer> abortedSeqNums = new ArrayList<>();
 
     @Override
     public void onLogon(final Session session)
@@ -33,9 +39,31 @@ final class RecordingApplication implements Application
     }
 
     @Override
-    public void onAppMessage(final Session session, final MessageDecoder message)
+    public Action onAppMessage(final Session session, final MessageDecoder message)
     {
+        final int seqNum = copy(message).seqNum();
+        if (abortNext > 0 || (seqNum == abortSeqNum && abortSeqNumTimes > 0))
+        {
+            if (abortNext > 0)
+            {
+                abortNext--;
+            }
+            else
+            {
+                abortSeqNumTimes--;
+            }
+            abortedSeqNums.add(seqNum);
+            return Action.ABORT;
+        }
         appMessages.add(copy(message));
+        return Action.CONTINUE;
+    }
+
+    /** Refuses the message with this MsgSeqNum the next {@code times} times it comes, taking all others. */
+    void abortOnly(final int seqNum, final int times)
+    {
+        abortSeqNum = seqNum;
+        abortSeqNumTimes = times;
     }
 
     /** MsgSeqNum of every application message delivered so far, in delivery order. */

@@ -75,6 +75,12 @@ public final class RecordingTransport implements SessionTransport
     }
 
     @Override
+    public boolean hasRoom(final int length)
+    {
+        return claimsLeft > 0 && length <= buffer.capacity();
+    }
+
+    @Override
     public void commit(final int offset, final int length)
     {
         committed.append(buffer.getStringWithoutLengthAscii(offset, length));

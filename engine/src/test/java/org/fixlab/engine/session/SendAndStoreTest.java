@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.fixlab.engine.session.SessionHarness.loggedOnAcceptor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -76,16 +77,28 @@ class SendAndStoreTest
         assertEquals(2, h.session.nextSenderSeqNum());
     }
 
+    /**
+     * A full buffer may be momentary: a TestRequest that cannot be answered now is not consumed (the
+     * transport delivers it again) and the session stays up; it is answered once there is room.
+     * Peers that stopped reading are the transport's slow-reader timeout's business.
+     */
     @Test
-    void aSessionMessageThatCannotBeBufferedDropsTheConnection()
+    void aMessageWhoseAnswerCannotBeBufferedWaitsForRoom()
     {
         final SessionHarness h = loggedOnAcceptor(30);
         h.transport.backPressured(true);
+        final String testRequest = h.peer.message(MsgTypes.TEST_REQUEST, 2).field(Fix.TEST_REQ_ID, "T").frame();
 
-        h.receive(h.peer.message(MsgTypes.TEST_REQUEST, 2).field(Fix.TEST_REQ_ID, "T"));
+        assertFalse(h.receive(testRequest), "not consumed while there is no room for the Heartbeat");
+        assertEquals(SessionState.ACTIVE, h.session.state());
+        assertEquals(2, h.session.nextTargetSeqNum(), "its MsgSeqNum is not consumed");
 
-        h.assertDisconnected();
-        assertTrue(h.transport.disconnectReason().contains("peer is not reading"), h.transport.disconnectReason());
+        h.transport.backPressured(false);
+        assertTrue(h.receive(testRequest), "delivered again, it is processed");
+        final FixFrame heartbeat = h.sentOne();
+        assertEquals("0", heartbeat.msgType());
+        assertEquals("T", heartbeat.value(Fix.TEST_REQ_ID));
+        assertEquals(3, h.session.nextTargetSeqNum());
     }
 
     @Test

@@ -81,15 +81,16 @@ final class SessionHarness
         session.onConnect(transport, clock.nanoTime());
     }
 
-    void receive(final Counterparty.Message message)
+    /** Delivers the message once; returns false when the session did not consume it (to be delivered again). */
+    boolean receive(final Counterparty.Message message)
     {
-        receive(message.frame());
+        return receive(message.frame());
     }
 
-    void receive(final String framed)
+    boolean receive(final String framed)
     {
         final UnsafeBuffer buffer = FixFrame.buffer(framed);
-        session.onMessage(buffer, 0, buffer.capacity(), clock.nanoTime());
+        return session.onMessage(buffer, 0, buffer.capacity(), clock.nanoTime());
     }
 
     /** Heartbeats from the peer with these MsgSeqNums, to move the expected number along. */

@@ -23,6 +23,7 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -303,17 +304,18 @@ class TlsConnectionTest
         int reports;
 
         @Override
-        public void onAppMessage(final Session session, final MessageDecoder message)
+        public Action onAppMessage(final Session session, final MessageDecoder message)
         {
             if (message.msgTypeChar() == '8')
             {
                 reports++;
-                return;
+                return Action.CONTINUE;
             }
             report.reset('8').append(37, "O").append(11, message.buffer(), message.valueOffset(message.indexOf(11)),
                 message.valueLength(message.indexOf(11))).append(17, "E").append(150, '0').append(39, '0').append(55, "EUR/USD")
                 .append(54, '1').appendDecimal(151, 0, 0).appendDecimal(14, 100, 0).appendDecimal(6, 0, 0);
             session.trySend(report);
+            return Action.CONTINUE;
         }
     }
 }

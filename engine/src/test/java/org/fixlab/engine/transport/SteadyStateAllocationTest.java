@@ -15,6 +15,7 @@ import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -54,14 +55,16 @@ class SteadyStateAllocationTest
                 .append(17, execId[0]).append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
                 .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0);
             session.trySend(report);
+            return Action.CONTINUE;
         };
         final int[] reports = {0};
         final Application client = new Application()
         {
             @Override
-            public void onAppMessage(final Session session, final MessageDecoder message)
+            public Action onAppMessage(final Session session, final MessageDecoder message)
             {
                 reports[0]++;
+                return Action.CONTINUE;
             }
         };
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
