@@ -21,7 +21,7 @@ export NO_MKDOCS_2_WARNING := 1
 # fetched with npm into .cache/npm, checked against their SHA-256, copied into the docs.
 DUCKDB_WASM_DIR := $(SITE_DOCS)/assets/duckdb
 
-.PHONY: site serve-site test-site duckdb-wasm
+.PHONY: site serve-site test-site test-reproduce duckdb-wasm
 
 # The portal from committed data alone: rebuild the database, render the pages, build.
 site: data duckdb-wasm ## render and build the portal from the committed data (site-build/)
@@ -40,6 +40,11 @@ serve-site: $(VENV)/.installed ## serve the built portal on http://127.0.0.1:800
 test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM) duckdb-wasm ## render, browser and build tests of the portal, workflow lint
 	$(ACTIONLINT) $(ROOT)/.github/workflows/*.yml
 	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q tests/test_render*.py tests/browser
+
+# The latest release page's reproduction steps exactly as printed, in a fresh clone of HEAD:
+# make build, then the first command block of every scenario (make test runs the first block).
+test-reproduce: $(VENV)/.installed ## the latest release's printed build step and commands (one block a scenario) in a fresh clone
+	cd $(ROOT)/pipelines && FIXLAB_REPRODUCE=scenarios $(VENV_PY) -m pytest -q tests/test_render_reproduce.py -k fresh_clone
 
 duckdb-wasm: $(VENV)/.installed ## fetch the pinned DuckDB-Wasm (npm registry, SHA-256 checked) into the site
 	@command -v npm >/dev/null || { echo "installing npm"; apt-get update -qq && apt-get install -y -qq npm >/dev/null; }

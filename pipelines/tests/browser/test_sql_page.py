@@ -94,3 +94,16 @@ def test_the_summary_downloads_hold_every_run_statistic(portal):
     _, duckdb_rows = cli_query(downloads / "fixlab-summary.duckdb", "SELECT count(*) FROM run_stat_values;")
     assert expected > 0 and parquet_rows == duckdb_rows == [(float(expected),)]
     assert (portal.build / "downloads" / "fixlab-summary.parquet").exists()
+
+
+def test_the_page_works_after_instant_navigation(base_url, page):
+    page.goto(base_url + "index.html")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => { window.__samePageLoad = true; }")
+    page.locator("nav a[href$='sql.html']:visible").first.click()
+    page.wait_for_url("**/sql.html")
+    page.locator("#fixlab-sql .fixlab-sql-examples button").first.click()
+    page.wait_for_function(RESULT_DONE, timeout=120_000)
+    assert page.evaluate("() => window.__samePageLoad") is True  # swapped in, not reloaded
+    assert page.locator("#fixlab-sql .fixlab-sql-status").text_content().endswith(" ms")
+    assert page.errors == []
