@@ -1,7 +1,7 @@
 """Run SQL through the `duckdb` command (the pinned duckdb-cli) and compare its rows with Python's.
 
 The CLI prints CSV, so every value arrives as text; both sides are brought to one comparable
-form: NULL as None, numbers as floats (compared with a relative tolerance, since engines may
+form: NULL as None (the text NULL too, as the CLI prints it), numbers as floats (compared with a relative tolerance, since engines may
 print the last digit of a double differently), everything else as its text.
 """
 
@@ -46,7 +46,8 @@ def parse_csv(text: str) -> tuple[list[str], list[Row]]:
     records = list(csv.reader(io.StringIO(text)))
     if not records:
         return [], []
-    return records[0], [tuple(normal(None if cell == "" else cell) for cell in r) for r in records[1:]]
+    # The CLI prints NULL as NULL in CSV mode, as the SQL page does.
+    return records[0], [tuple(normal(None if cell == "NULL" else cell) for cell in r) for r in records[1:]]
 
 
 def python_query(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[list[str], list[Row]]:

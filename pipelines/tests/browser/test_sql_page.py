@@ -97,10 +97,10 @@ def test_the_summary_downloads_hold_every_run_statistic(portal):
 
 
 def test_the_page_works_after_instant_navigation(base_url, page):
-    page.goto(base_url + "index.html")
+    page.goto(base_url + "guide/diffing-in-duckdb.html")
     page.wait_for_load_state("networkidle")
     page.evaluate("() => { window.__samePageLoad = true; }")
-    page.locator("nav a[href$='sql.html']:visible").first.click()
+    page.locator("article a[href$='sql.html']").first.click()
     page.wait_for_url("**/sql.html")
     page.locator("#fixlab-sql .fixlab-sql-examples button").first.click()
     page.wait_for_function(RESULT_DONE, timeout=120_000)

@@ -1,7 +1,7 @@
 // The SQL page: DuckDB-Wasm in the browser over the summary Parquet that `fixlab render` writes.
 //
 // Nothing is fetched until a query runs on the page that holds <div id="fixlab-sql">: the
-// WebAssembly module is about 35 MB. DuckDB-Wasm is served by this site (assets/duckdb/,
+// WebAssembly module is about 18 MB. DuckDB-Wasm is served by this site (assets/duckdb/,
 // copied there by `make site`), never by a CDN. Each example of the page (a ```sql block
 // inside .fixlab-sql-example) gets a button that puts it into the query box and runs it.
 // Results are written into the table as text (textContent): data never becomes markup.

@@ -3,7 +3,7 @@
 The two npm packages are pinned here by version and by the SHA-256 of their tarball; `npm pack`
 fetches a tarball once into a cache folder, and a tarball whose digest differs is refused.
 Only what the browser needs is copied into the site (the ES module, the MVP and EH workers
-and WebAssembly modules: about 75 MB, never committed).
+and WebAssembly modules: about 40 MB, never committed).
 
 duckdb-browser.mjs imports the bare name "apache-arrow", which a browser cannot resolve
 without a bundler or an import map (and Material's instant navigation swaps pages without
@@ -42,11 +42,14 @@ class NpmPackage:
         return f"{self.name.lstrip('@').replace('/', '-')}-{self.version}.tgz"
 
 
-DUCKDB_WASM = NpmPackage("@duckdb/duckdb-wasm", "1.32.0",
-                         "13c29d80888b795cb493b281685d3d3e1738db2fad50d419e2884c6585789722")
-# The version duckdb-wasm 1.32.0 depends on (^17.0.0).
-APACHE_ARROW = NpmPackage("apache-arrow", "17.0.0",
-                          "3517f9ef256e9e5bf819f92652028545131660784c68818604e9025ec643b317")
+# 1.28.0 (DuckDB 0.9) is the last release whose WebAssembly modules have Parquet built in:
+# later ones fetch the parquet extension from DuckDB's extension host when a query first reads
+# Parquet, and this site loads nothing from another host.
+DUCKDB_WASM = NpmPackage("@duckdb/duckdb-wasm", "1.28.0",
+                         "9c3fbcc88b09ffbf31ac80820403e696cf85930b7b03eb42a53dd8a8775a1496")
+# The version duckdb-wasm 1.28.0 depends on (^13.0.0).
+APACHE_ARROW = NpmPackage("apache-arrow", "13.0.0",
+                          "0fc8b25fe5e7eda4079ab58d94464aee29697a023fe399da5ad50c75499a15d8")
 
 DUCKDB_FILES = ["duckdb-browser.mjs", "duckdb-browser-mvp.worker.js", "duckdb-browser-eh.worker.js",
                 "duckdb-mvp.wasm", "duckdb-eh.wasm"]
