@@ -1,8 +1,9 @@
 """Run SQL through the `duckdb` command (the pinned duckdb-cli) and compare its rows with Python's.
 
 The CLI prints CSV, so every value arrives as text; both sides are brought to one comparable
-form: NULL as None (the text NULL too, as the CLI prints it), numbers as floats (compared with a relative tolerance, since engines may
-print the last digit of a double differently), everything else as its text.
+form: NULL as None (the text NULL too, as the CLI prints it), numbers as floats (compared with
+a relative tolerance, since engines may print the last digit of a double differently),
+everything else as its text.
 """
 
 from __future__ import annotations
