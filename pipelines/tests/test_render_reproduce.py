@@ -50,7 +50,8 @@ def how_to_reproduce(page_html: str) -> str:
 def printed_blocks(page_html: str) -> list[tuple[str, list[str]]]:
     """(run id, commands) of every block in the one-host tab of "How to reproduce", in page order."""
     section = how_to_reproduce(page_html)
-    one_host = section[:section.index("Two hosts")] if "Two hosts" in section else section
+    # Material's tabs: the labels first, then one <div class="tabbed-block"> per tab, "One host" first.
+    one_host = section.split('<div class="tabbed-block">')[1]
     # Each block is introduced by "**label** (<code>run id</code>, N repetitions)".
     run_ids = [html.unescape(r) for r in re.findall(r"</strong> \(<code>(.*?)</code>", one_host)]
     blocks = [html.unescape(re.sub(r"<[^>]+>", "", b)) for b in re.findall(r"<pre[^>]*>(.*?)</pre>", one_host, re.S)]
