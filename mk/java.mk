@@ -22,8 +22,12 @@ build-java: maven ## build the engine and the benchmark runners (jars, no tests)
 	  if [ -n "$$(git status --porcelain --untracked-files=no -- engine bench-runner 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
 	  echo $$commit > bench-runner/target/build-commit.txt
 
-test-java: maven venv ## the engine and bench-runner tests (mvn verify)
-	$(MVN) verify
+# Maven runs quietly and each test's output stays in its module's target/surefire-reports/;
+# one counts line per module follows, with the report files of any test that failed.
+test-java: maven venv ## the engine and bench-runner tests (mvn verify), one counts line per module
+	@stamp=$$(mktemp); $(MVN) verify; status=$$?; \
+	  $(VENV_PY) $(ROOT)/mk/surefire-counts.py --since $$stamp $(ROOT)/engine $(ROOT)/bench-runner $(ROOT)/bench-artio \
+	  || status=1; rm -f $$stamp; exit $$status
 
 # The crash and power-loss tests with more kills than make test runs (50 acceptor and 25 initiator
 # kills per store, 20 power losses per store and policy there), e.g. make crash-test CRASHES=500

@@ -8,7 +8,7 @@ VENV_PY := $(VENV)/bin/python
 FIXLAB := $(VENV)/bin/fixlab
 DATA_DB := $(ROOT)/data/fixlab.duckdb
 
-.PHONY: venv test-python data
+.PHONY: venv test-python data sql
 
 venv: $(VENV)/.installed ## the Python environment of the pipelines and the portal (.venv)
 
@@ -26,3 +26,8 @@ test-python: $(VENV)/.installed ## the pipeline tests (ruff and pytest, browser 
 # The database is a cache of data/: runs, releases.csv and reference/ are the source.
 data: $(VENV)/.installed ## rebuild data/fixlab.duckdb from the committed data/
 	$(FIXLAB) ingest --db $(DATA_DB) --rebuild $(ROOT)/data/runs
+
+# The duckdb command is the duckdb-cli package pinned with the duckdb package in pyproject.toml;
+# db.py writes the database in the storage format that version reads.
+sql: data ## open the results database in the duckdb command (.venv/bin/duckdb data/fixlab.duckdb)
+	$(VENV)/bin/duckdb $(DATA_DB)

@@ -17,10 +17,14 @@ CHROMIUM := /usr/bin/chromium
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site serve-site test-site
+# DuckDB-Wasm for the SQL page: the npm packages pinned in pipelines' render/wasm_assets.py,
+# fetched with npm into .cache/npm, checked against their SHA-256, copied into the docs.
+DUCKDB_WASM_DIR := $(SITE_DOCS)/assets/duckdb
+
+.PHONY: site serve-site test-site test-reproduce duckdb-wasm
 
 # The portal from committed data alone: rebuild the database, render the pages, build.
-site: data ## render and build the portal from the committed data (site-build/)
+site: data duckdb-wasm ## render and build the portal from the committed data (site-build/)
 	cd $(ROOT) && $(FIXLAB) render -- --db $(DATA_DB) --runs $(ROOT)/data/runs \
 		--site $(SITE_DOCS) --mkdocs $(ROOT)/mkdocs.yml
 	cd $(ROOT) && $(MKDOCS) build --strict --config-file $(ROOT)/mkdocs.yml
@@ -31,11 +35,20 @@ serve-site: $(VENV)/.installed ## serve the built portal on http://127.0.0.1:800
 	$(VENV_PY) -m http.server $(SITE_PORT) --bind $(SITE_HOST) --directory $(SITE_BUILD)
 
 # Render and build tests (sample runs in a temporary folder), the browser tests over the
-# built site, the committed data's own build, and the workflows' lint.
-test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM) ## render, browser and build tests of the portal, workflow lint
+# built site, the committed data's own build, and the workflows' lint. The committed data's
+# build is `make site` as the SQL page prints it, run by test_render_guide_commands.py.
+test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM) duckdb-wasm ## render, browser and build tests of the portal, workflow lint
 	$(ACTIONLINT) $(ROOT)/.github/workflows/*.yml
 	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q tests/test_render*.py tests/browser
-	$(MAKE) -C $(ROOT) site
+
+# The latest release page's reproduction steps exactly as printed, in a fresh clone of HEAD:
+# make build, then the first command block of every scenario (make test runs the first block).
+test-reproduce: $(VENV)/.installed ## the latest release's printed build step and commands (one block a scenario) in a fresh clone
+	cd $(ROOT)/pipelines && FIXLAB_REPRODUCE=scenarios $(VENV_PY) -m pytest -q tests/test_render_reproduce.py -k fresh_clone
+
+duckdb-wasm: $(VENV)/.installed ## fetch the pinned DuckDB-Wasm (npm registry, SHA-256 checked) into the site
+	@command -v npm >/dev/null || { echo "installing npm"; apt-get update -qq && apt-get install -y -qq npm >/dev/null; }
+	cd $(ROOT) && $(VENV_PY) -m fixlab_pipelines.render.wasm_assets $(DUCKDB_WASM_DIR) --cache $(ROOT)/.cache/npm
 
 $(ACTIONLINT):
 	mkdir -p $(TOOLS_BIN)

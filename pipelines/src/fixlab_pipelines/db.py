@@ -3,6 +3,12 @@
 The schema file is idempotent (CREATE ... IF NOT EXISTS, CREATE OR REPLACE VIEW), so every
 connection applies it: a fresh file becomes a valid empty store, an existing one gets the
 current views.
+
+Files are created in the storage format of the DuckDB CLI pinned beside the Python package
+(pipelines/pyproject.toml): the duckdb 2.x package writes a newer format by default, which the
+`duckdb` command (the duckdb-cli package, 1.5.x) refuses. The format is chosen when a file is
+created and kept by every later write, so `make data` (a rebuild) is what brings an older file
+in line.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from pathlib import Path
 import duckdb
 
 DEFAULT_DB = Path("data") / "fixlab.duckdb"
+# The newest format the pinned duckdb-cli reads; test_cookbook opens files written here with it.
+CLI_STORAGE_VERSION = "v1.5.0"
 
 
 def schema_sql() -> str:
@@ -25,7 +33,7 @@ def connect(path: Path | str = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
     if read_only:
         return duckdb.connect(str(path), read_only=True)
     path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(path))
+    con = duckdb.connect(str(path), config={"storage_compatibility_version": CLI_STORAGE_VERSION})
     con.execute(schema_sql())
     return con
 

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from ..errors import UsageError
-from . import compare, downloads, nav, queries
+from . import compare, downloads, nav, queries, summary
 from .diagrams import svg
 from .queries import Release
 from .release import FigureWriter, release_context
@@ -74,6 +74,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
     written: list[Path] = []
     releases = queries.fixlab_releases(con)
     database = downloads.database(db_path, site)
+    summary.export(con, site)  # the SQL page's data and the summary-only downloads
     downloads.prune(site, queries.rows(con, "SELECT campaign, run_id FROM runs"))
 
     index: list[dict[str, Any]] = []
