@@ -149,6 +149,15 @@ def test_downloads_recreate_the_raw_csv(portal: PortalSite):
     assert (portal.build / "downloads" / "fixlab.duckdb").stat().st_size > 0
 
 
+def test_release_pages_link_the_summary_downloads_that_exist(portal: PortalSite):
+    for page in sorted((portal.build / "results").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        links = re.findall(r'href="([^"]*fixlab-summary\.(?:parquet|duckdb))"', html)
+        assert len(links) == 2, f"{page}: {links}"
+        for link in links:
+            assert (page.parent / link).resolve().is_file(), f"{page}: {link} does not resolve to a file"
+
+
 def test_release_page_with_its_figures_fits_the_budget(portal: PortalSite):
     html = portal.page("results/0.1.0.html")
     parts = [html.encode()] + [(portal.build / "results" / link).read_bytes() for link in figure_links(html)]

@@ -249,7 +249,9 @@ def runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
         con,
         """SELECT run_key, campaign, run_id, kind, scenario, workload_mode, product, product_version,
                   configuration, repetition, repetitions, topology, started_at, reproduce,
-                  CAST(json_extract(manifest, '$.reproduce.two_host_commands') AS VARCHAR) AS two_host_commands
+                  CAST(json_extract(manifest, '$.reproduce.two_host_commands') AS VARCHAR) AS two_host_commands,
+                  json_extract_string(manifest, '$.reproduce.build') AS build_command,
+                  json_extract_string(manifest, '$.harness.commit') AS harness_commit
            FROM runs WHERE campaign = ? ORDER BY scenario, workload_mode, product, configuration,
                   repetition""",
         [campaign],

@@ -175,6 +175,15 @@ def stability_chart(con, writer: FigureWriter, scenario: str, series: list[Serie
         con, f"{scenario}: every repetition", curves))
 
 
+def checkout(runs: list[dict[str, Any]], release: Any) -> dict[str, str]:
+    """Where the printed commands run: the harness that measured the campaign (contract v2 records it;
+    older runs were measured by the release's own commit) and the build step its manifests recorded,
+    which is the one that commit has (an older commit has no `make build`)."""
+    harness = next((r["harness_commit"] for r in runs if r.get("harness_commit")), None) or release.commit
+    build = next((r["build_command"] for r in runs if r.get("build_command")), None) or "make build-java"
+    return {"commit": harness, "build": build}
+
+
 def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, list[dict[str, Any]]]:
     """Topology -> the commands of each series' first repetition, exactly as recorded."""
     by_topology: dict[str, list[dict[str, Any]]] = {}
@@ -258,6 +267,7 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "stability": stability(all_series, values, medians),
         "stability_charts": stability_charts,
         "reproduce": reproduce(runs, all_series),
+        "checkout": checkout(runs, release),
         "runs": runs,
         "headline": headline(groups, medians),
         "steadiness": queries.unsteady_runs(con, campaign),

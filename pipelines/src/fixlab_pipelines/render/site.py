@@ -49,6 +49,11 @@ def copy_plotly(site: Path) -> None:
     target.write_bytes(source.read_bytes())
 
 
+def summary_links(site: Path, page: Path) -> dict[str, str]:
+    """The summary-only downloads summary.export writes, linked from a page."""
+    return {name: downloads.link(site / "downloads" / name, page) for name in (summary.PARQUET_NAME, summary.DATABASE_NAME)}
+
+
 def campaign_summary(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[str, Any]:
     return queries.rows(
         con,
@@ -89,6 +94,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         context["local"] = False
         context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
         context["database_link"] = downloads.link(database, page)
+        context["summary_links"] = summary_links(site, page)
         diff_context = None
         if previous is not None:
             compare_page = site / "compare" / f"{previous.slug}-vs-{release.slug}.md"
@@ -130,6 +136,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         context["local"] = True
         context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
         context["database_link"] = downloads.link(database, page)
+        context["summary_links"] = summary_links(site, page)
         context["diff"], context["diff_rows"] = None, []
         render_page(env, "release.md.j2", page, stability_link=href("#stability-across-repetitions"), **context)
         pages.append(page)
