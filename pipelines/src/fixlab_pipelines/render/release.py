@@ -238,6 +238,46 @@ def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
     return out
 
 
+def score(groups: dict[str, list[Series]], medians: dict) -> list[dict[str, Any]]:
+    """The hardware-neutral score: each product's (and version's) best round trip p50 and p99 and best
+    throughput as ratios to the raw socket measured in the same campaign and mode, steady series only.
+    Times from a 2-core VM do not carry to a reader's server; the overhead over the floor mostly does."""
+
+    def stat(s: Series, metric: str, statistic: str) -> float | None:
+        row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
+        return row.get("median") if not row.get("unsteady_repetitions") else None
+
+    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
+    tput = groups.get("throughput", [])
+    base_rtt = [s for s in rtt if s.product_role == "baseline" and stat(s, "latency", "p50_ns")]
+    base_tput = [s for s in tput if s.product_role == "baseline" and stat(s, "throughput", "messages_per_second")]
+    rows = []
+    products = dict.fromkeys((s.product, s.version) for s in sorted(rtt + tput, key=lambda s: s.product_order)
+                             if s.product_role != "baseline")
+    for product, version in products:
+        label = next(s.product_label or s.product for s in rtt + tput if (s.product, s.version) == (product, version))
+        row: dict[str, Any] = {"product": product, "version": version, "label": label,
+                               "p50": None, "p99": None, "throughput": None, "rtt_config": None, "tput_config": None}
+        mine = [s for s in rtt if (s.product, s.version) == (product, version) and stat(s, "latency", "p50_ns")]
+        if mine and base_rtt:
+            best = min(mine, key=lambda s: stat(s, "latency", "p50_ns"))
+            floor = base_rtt[0]
+            row["rtt_config"] = best.configuration
+            row["p50"] = stat(best, "latency", "p50_ns") / stat(floor, "latency", "p50_ns")
+            p99, floor99 = stat(best, "latency", "p99_ns"), stat(floor, "latency", "p99_ns")
+            row["p99"] = p99 / floor99 if p99 and floor99 else None
+        mine = [s for s in tput if (s.product, s.version) == (product, version)
+                and stat(s, "throughput", "messages_per_second")]
+        if mine and base_tput:
+            best = max(mine, key=lambda s: stat(s, "throughput", "messages_per_second"))
+            row["tput_config"] = best.configuration
+            row["throughput"] = (stat(best, "throughput", "messages_per_second")
+                                 / stat(base_tput[0], "throughput", "messages_per_second"))
+        rows.append(row)
+    # without a steady baseline there is no score at all, rather than a table of n/a
+    return rows if (base_rtt or base_tput) else []
+
+
 def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: FigureWriter) -> dict[str, Any]:
     campaign = release.campaign
     all_series = queries.series(con, campaign)
@@ -270,5 +310,6 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "checkout": checkout(runs, release),
         "runs": runs,
         "headline": headline(groups, medians),
+        "score": score(groups, medians),
         "steadiness": queries.unsteady_runs(con, campaign),
     }

@@ -111,6 +111,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         written += writer.written
         # Links in index entries are relative to the docs root; pages in a folder prefix "../".
         index.append({"release": release, "path": href(f"results/{page.name}"), "headline": context["headline"],
+                      "score": context["score"],
                       "runs": context["summary"]["runs"], "summary": context["summary"],
                       "hardware": hardware_line(context["hosts"]), "diff": diff_context,
                       "compare_path": href(f"compare/{compare_page.name}") if previous else None,
