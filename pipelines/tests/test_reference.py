@@ -26,6 +26,21 @@ def test_seed_figures_load_with_their_labels(tmp_path: Path) -> None:
     assert con.execute("SELECT count(*) FROM reference_results").fetchone()[0] == 106
 
 
+def test_the_page_names_each_report_by_title_and_publisher_with_its_statistics_in_the_report_s_order(tmp_path: Path) -> None:
+    from fixlab_pipelines.render.site import reference_groups
+
+    con = db.connect(tmp_path / "r.duckdb")
+    load_reference(con, REFERENCE)
+    groups = reference_groups(con)
+    assert groups
+    for group in groups:
+        assert group["source"].startswith("“") and "published by" in group["source"], group["source"]
+        assert "seed" not in group["source"].lower()
+    antenna = next(g for g in groups if g["version"] == "2.17.0" and g["product"] == "FIX Antenna Java")
+    # as the report prints them: Min, Max, Average, 50%, 95%, 99%
+    assert [name for name, _, _ in antenna["rows"]] == ["Min", "Max", "Average", "50%", "95%", "99%"]
+
+
 def test_bad_reference_row_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "ref.csv").write_text(
         ",".join(COLUMNS) + "\nseed 000,FIX Antenna Java,2.17.0,hw,Balanced,rtt-echo,p50,43.9,us,\n"

@@ -263,5 +263,9 @@ def reference_results(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
         con,
         """SELECT source, product, version, hardware, configuration, scenario, statistic, value,
                   unit, note
-           FROM reference_results ORDER BY source, product, version, scenario, configuration""",
+           FROM reference_results
+           -- statistics in the order the reports print them: min, max, average, then the percentiles
+           ORDER BY source, product, version, scenario, configuration,
+                    CASE statistic WHEN 'min' THEN 0 WHEN 'max' THEN 1 WHEN 'mean' THEN 2 WHEN 'p50' THEN 3
+                                   WHEN 'p95' THEN 4 WHEN 'p99' THEN 5 WHEN 'stddev' THEN 6 ELSE 7 END, statistic""",
     )

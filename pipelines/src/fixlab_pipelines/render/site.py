@@ -177,6 +177,11 @@ def compare_pair(con, env, base: Release, head: Release, page: Path, pages: list
     return context
 
 
+# The names the reports print their statistics under (data/reference/ stores the fixlab ones).
+PUBLISHED_STATISTIC_NAMES = {"min": "Min", "max": "Max", "mean": "Average", "p50": "50%", "p95": "95%", "p99": "99%",
+                             "stddev": "Standard deviation", "messages_per_second": "Messages per second"}
+
+
 def reference_groups(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Published figures grouped by report, product, version and scenario."""
     groups: dict[tuple, dict[str, Any]] = {}
@@ -193,7 +198,8 @@ def reference_groups(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
             group["notes"].append(r["note"])
     for group in groups.values():
         statistics = list(dict.fromkeys((s, u) for s, u, _ in group["cells"]))
-        group["rows"] = [(s, u, [_published(group["cells"].get((s, u, c))) for c in group["configurations"]])
+        group["rows"] = [(PUBLISHED_STATISTIC_NAMES.get(s, s), u,
+                          [_published(group["cells"].get((s, u, c))) for c in group["configurations"]])
                          for s, u in statistics]
     return list(groups.values())
 
