@@ -51,3 +51,24 @@ def test_aa_campaign_gives_no_false_verdict(aa) -> None:
         # Measured, not vacuous: every series had its three steady repetitions a side, so what kept
         # it from a verdict was the noise it measured, not missing data.
         assert (frame.base_repetitions >= diff.MIN_REPETITIONS).all() and (frame.head_repetitions >= 3).all()
+
+
+def test_the_page_of_one_version_shows_only_its_own_engine_runs_beside_the_peers(aa, tmp_path: Path) -> None:
+    """A campaign of two engine versions (as a release campaign of 0.1.0 and 0.2.0 will be) keeps the same
+    series keys for both versions: each version's page must not pool the other's repetitions."""
+    from fixlab_pipelines.render.queries import Release
+    from fixlab_pipelines.render.release import FigureWriter, release_context
+
+    con, campaigns = aa
+    campaign = campaigns[0].name
+    versions = [v for (v,) in con.execute("SELECT DISTINCT product_version FROM runs WHERE campaign = ? "
+                                          "AND product = 'fixlab' ORDER BY 1", [campaign]).fetchall()]
+    for version in versions:
+        release = Release("fixlab", version, "c", None, campaign)
+        page = tmp_path / "results" / f"{release.slug}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        context = release_context(con, release, FigureWriter(tmp_path, release.slug, page))
+        engine = [s for s in context["series"] if s.product == "fixlab"]
+        assert engine and all(s.version == version and s.repetitions == 3 for s in engine), engine
+        assert {r["product_version"] for r in context["runs"] if r["product"] == "fixlab"} == {version}
+        assert {s.product for s in context["series"]} >= {"fixlab", "quickfixj", "raw-socket"}, "the peers stay"

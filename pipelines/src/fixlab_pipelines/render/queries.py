@@ -142,16 +142,33 @@ def side_by_side_campaigns(con: duckdb.DuckDBPyConnection) -> list[tuple[Release
     return pairs
 
 
-def series(con: duckdb.DuckDBPyConnection, campaign: str) -> list[Series]:
+# A campaign that measured several versions of the engine (VERSIONS="0.1.0 HEAD") holds the runs of
+# every version under the same series keys: the page of one version keeps the peers' runs and only its
+# own engine runs. `version` None means the whole campaign.
+def _scope(alias: str = "") -> str:
+    a = f"{alias}." if alias else ""
+    return f"{a}campaign = ? AND (CAST(? AS VARCHAR) IS NULL OR {a}product <> 'fixlab' OR {a}product_version = ?)"
+
+
+def _params(campaign: str, version: str | None) -> list[Any]:
+    return [campaign, version, version]
+
+
+def fixlab_versions(con: duckdb.DuckDBPyConnection, campaign: str) -> int:
+    return con.execute("SELECT count(DISTINCT product_version) FROM runs WHERE campaign = ? AND product = 'fixlab'",
+                       [campaign]).fetchone()[0]
+
+
+def series(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[Series]:
     found = rows(
         con,
         f"""SELECT scenario, workload_mode AS mode, product, any_value(product_version) AS version,
                   configuration, any_value(kind) AS kind, count(*) AS repetitions,
                   string_agg(DISTINCT topology, ', ') AS topology, any_value(product_label) AS product_label,
                   any_value(product_order) AS product_order, any_value(product_role) AS product_role
-           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE campaign = ?
+           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE {_scope()}
            GROUP BY scenario, workload_mode, product, configuration""",
-        [campaign],
+        _params(campaign, version),
     )
     out = [Series(**r) for r in found]
     return sorted(out, key=lambda s: (scenario_rank(s.scenario), s.sort_key()))
@@ -175,15 +192,15 @@ def hosts(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]
     )
 
 
-def configurations(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+def configurations(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     """Every distinct effective configuration of a campaign, per product."""
     found = rows(
         con,
         f"""SELECT DISTINCT product, product_label, product_order, configuration, nagle, affinity,
                   validate_checksum, validate_garbled, validate_dictionary, storage, queue, idle_strategy,
                   socket_send_buffer, socket_receive_buffer
-           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE campaign = ?""",
-        [campaign],
+           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE {_scope()}""",
+        _params(campaign, version),
     )
     return sorted(found, key=lambda c: (c["product_order"], c["product"], c["configuration"]))
 
@@ -193,17 +210,17 @@ def products(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, Any]]:
     return {r["product"]: {k: v for k, v in r.items() if k != "product"} for r in rows(con, PRODUCTS_SQL)}
 
 
-def workloads(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+def workloads(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     return rows(
         con,
-        """SELECT DISTINCT scenario, workload_mode AS mode, messages, warmup_messages, rate,
+        f"""SELECT DISTINCT scenario, workload_mode AS mode, messages, warmup_messages, rate,
                   message_type, message_bytes, fix_version, repetitions
-           FROM runs WHERE campaign = ? ORDER BY scenario, mode""",
-        [campaign],
+           FROM runs WHERE {_scope()} ORDER BY scenario, mode""",
+        _params(campaign, version),
     )
 
 
-def config_medians(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple, dict[str, dict]]:
+def config_medians(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> dict[tuple, dict[str, dict]]:
     """(scenario, mode, product, configuration) -> metric -> statistic -> config_stats row.
 
     A configuration's figure is the median of its repetitions' figures (config_stats), so
@@ -212,49 +229,49 @@ def config_medians(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[tuple,
     out: dict[tuple, dict[str, dict]] = {}
     for r in rows(
         con,
-        """SELECT scenario, workload_mode, product, configuration, metric, statistic,
+        f"""SELECT scenario, workload_mode, product, configuration, metric, statistic,
                   repetitions, median, min, max, spread_pct, unsteady_repetitions
-           FROM config_stats WHERE campaign = ?""",
-        [campaign],
+           FROM config_stats WHERE {_scope()}""",
+        _params(campaign, version),
     ):
         key = (r["scenario"], r["workload_mode"], r["product"], r["configuration"])
         out.setdefault(key, {}).setdefault(r["metric"], {})[r["statistic"]] = r
     return out
 
 
-def run_values(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+def run_values(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     """Per-run figures of a campaign, for the stability tables."""
     return rows(
         con,
-        """SELECT v.run_key, v.scenario, v.workload_mode, v.product, v.configuration,
+        f"""SELECT v.run_key, v.scenario, v.workload_mode, v.product, v.configuration,
                   v.repetition, v.metric, v.statistic, v.value, r.started_at
            FROM run_stat_values v JOIN runs r USING (run_key)
-           WHERE v.campaign = ? ORDER BY v.repetition""",
-        [campaign],
+           WHERE {_scope("v")} ORDER BY v.repetition""",
+        _params(campaign, version),
     )
 
 
-def unsteady_runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+def unsteady_runs(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     """Runs of a campaign that did not reach a steady state, with the reason."""
     return rows(
         con,
-        """SELECT r.run_id, r.scenario, s.reason FROM runs r JOIN run_steadiness s USING (run_key)
-           WHERE r.campaign = ? AND NOT s.steady ORDER BY r.scenario, r.run_id""",
-        [campaign],
+        f"""SELECT r.run_id, r.scenario, s.reason FROM runs r JOIN run_steadiness s USING (run_key)
+           WHERE {_scope("r")} AND NOT s.steady ORDER BY r.scenario, r.run_id""",
+        _params(campaign, version),
     )
 
 
-def runs(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]:
+def runs(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     return rows(
         con,
-        """SELECT run_key, campaign, run_id, kind, scenario, workload_mode, product, product_version,
+        f"""SELECT run_key, campaign, run_id, kind, scenario, workload_mode, product, product_version,
                   configuration, repetition, repetitions, topology, started_at, reproduce,
                   CAST(json_extract(manifest, '$.reproduce.two_host_commands') AS VARCHAR) AS two_host_commands,
                   json_extract_string(manifest, '$.reproduce.build') AS build_command,
                   json_extract_string(manifest, '$.harness.commit') AS harness_commit
-           FROM runs WHERE campaign = ? ORDER BY scenario, workload_mode, product, configuration,
+           FROM runs WHERE {_scope()} ORDER BY scenario, workload_mode, product, configuration,
                   repetition""",
-        [campaign],
+        _params(campaign, version),
     )
 
 

@@ -280,12 +280,14 @@ def score(groups: dict[str, list[Series]], medians: dict) -> list[dict[str, Any]
 
 def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: FigureWriter) -> dict[str, Any]:
     campaign = release.campaign
-    all_series = queries.series(con, campaign)
+    # a campaign of several engine versions: this page shows its own version's engine runs beside the peers
+    only = release.version if queries.fixlab_versions(con, campaign) > 1 else None
+    all_series = queries.series(con, campaign, only)
     groups = scenario_groups(all_series)
-    medians = queries.config_medians(con, campaign)
-    runs = queries.runs(con, campaign)
+    medians = queries.config_medians(con, campaign, only)
+    runs = queries.runs(con, campaign, only)
     runs_by_key = first_runs(con, campaign, runs)
-    values = queries.run_values(con, campaign)
+    values = queries.run_values(con, campaign, only)
     sections = [scenario_section(con, writer, scenario, series, medians, runs_by_key)
                 for scenario, series in groups.items()]
     stability_charts = {}
@@ -299,8 +301,8 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "series": all_series,
         "groups": groups,
         "hosts": queries.hosts(con, campaign),
-        "configurations": queries.configurations(con, campaign),
-        "workloads": queries.workloads(con, campaign),
+        "configurations": queries.configurations(con, campaign, only),
+        "workloads": queries.workloads(con, campaign, only),
         "sections": sections,
         "internal_chart": internal_chart(writer, groups, medians),
         "products": product_comparison(groups, medians),
@@ -311,5 +313,5 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "runs": runs,
         "headline": headline(groups, medians),
         "score": score(groups, medians),
-        "steadiness": queries.unsteady_runs(con, campaign),
+        "steadiness": queries.unsteady_runs(con, campaign, only),
     }
