@@ -229,3 +229,19 @@ def test_built_page_titles_show_versions_as_written(portal: PortalSite):
     html = portal.page("results/0.1.0.html")
     assert "<title>fixlab 0.1.0 results - " in html
     assert "\\" not in html[html.index("<title>"):html.index("</title>")]
+
+
+def test_home_page_charts_the_headline_across_releases_with_each_release_s_spread(portal: PortalSite, con):
+    html = portal.page("index.html")
+    assert 'id="across-releases"' in html
+    figure = json.loads((portal.build / "figures" / "history" / "round-trip.json").read_text(encoding="utf-8"))
+    median = next(t for t in figure["data"] if t["name"].startswith("50%"))
+    assert median["x"] == ["0.0.9", "0.1.0"]  # oldest first, every release that measured the series
+    rows = con.execute(
+        """SELECT c.median, c.min, c.max FROM config_stats c JOIN releases r ON r.campaign = c.campaign
+           WHERE c.product = 'fixlab' AND c.configuration = 'optimized' AND c.scenario = 'rtt-echo'
+             AND c.workload_mode = 'paced' AND c.metric = 'latency' AND c.statistic = 'p50_ns'
+           ORDER BY r.released_on""").fetchall()
+    assert median["y"] == [figures.us(m) for m, _, _ in rows]
+    assert median["error_y"]["array"] == [round(figures.us(hi) - figures.us(m), 3) for m, _, hi in rows]
+    assert median["error_y"]["arrayminus"] == [round(figures.us(m) - figures.us(lo), 3) for m, lo, _ in rows]

@@ -205,3 +205,26 @@ def _colour(figure: dict[str, Any]) -> dict[str, Any]:
 
 def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> dict[str, Any]:
     return {"data": data, "layout": layout}
+
+
+def release_history(title: str, y_title: str, lines: list[tuple[str, list[tuple[str, float, float, float]]]],
+                    log_y: bool = False, scale=us) -> dict[str, Any]:
+    """One headline figure per release: (line name, [(version, median, min, max)]), the bars spanning the
+    repetitions, so a regression shows as a step larger than a release's own spread."""
+    data = []
+    for index, (name, points) in enumerate(lines):
+        medians = [scale(p[1]) for p in points]
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": text(name), "colorIndex": index,
+            "x": [text(p[0]) for p in points], "y": medians,
+            "error_y": {"type": "data", "symmetric": False,
+                        "array": [round(scale(p[3]) - m, 3) for p, m in zip(points, medians, strict=True)],
+                        "arrayminus": [round(m - scale(p[2]), 3) for p, m in zip(points, medians, strict=True)]},
+            "hovertemplate": "%{x}: %{y}<extra>" + text(name) + "</extra>",
+        })
+    layout = _layout(title, "release", y_title, xaxis={"type": "category"},
+                     legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+                     margin={"t": 70})
+    if log_y:
+        layout["yaxis"] = {**layout["yaxis"], **LOG_Y}
+    return _colour(_figure(data, layout))

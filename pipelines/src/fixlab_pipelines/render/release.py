@@ -313,5 +313,6 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "runs": runs,
         "headline": headline(groups, medians),
         "score": score(groups, medians),
+        "medians": medians,
         "steadiness": queries.unsteady_runs(con, campaign, only),
     }

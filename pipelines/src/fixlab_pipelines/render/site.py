@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from ..errors import UsageError
-from . import compare, downloads, nav, queries, summary
+from . import compare, downloads, figures, nav, queries, summary
 from .diagrams import svg
 from .queries import Release
 from .release import FigureWriter, release_context
@@ -111,7 +111,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         written += writer.written
         # Links in index entries are relative to the docs root; pages in a folder prefix "../".
         index.append({"release": release, "path": href(f"results/{page.name}"), "headline": context["headline"],
-                      "score": context["score"],
+                      "score": context["score"], "medians": context["medians"],
                       "runs": context["summary"]["runs"], "summary": context["summary"],
                       "hardware": hardware_line(context["hosts"]), "diff": diff_context,
                       "compare_path": href(f"compare/{compare_page.name}") if previous else None,
@@ -146,18 +146,57 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
                       "neutral": hardware_neutral(context["headline"]), "summary": context["summary"],
                       "hardware": hardware_line(context["hosts"])})
 
+    home = site / "index.md"
+    history_writer = FigureWriter(site, "history", home)
+    history = release_history(index, history_writer)
+    written += history_writer.written
     for template, target, context in [
         ("results-index.md.j2", site / "results" / "index.md", {"releases": index[::-1], "local": local[::-1]}),
         ("compare-index.md.j2", site / "compare" / "index.md", {"pairs": pairs[::-1]}),
         ("reference.md.j2", site / "reference" / "index.md", {"groups": reference_groups(con)}),
-        ("home.md.j2", site / "index.md", {"latest": index[-1] if index else None,
-                                           "local": local[-1] if local else None}),
+        ("home.md.j2", home, {"latest": index[-1] if index else None,
+                              "local": local[-1] if local else None, "history": history}),
     ]:
         render_page(env, template, target, **context)
         pages.append(target)
     copy_plotly(site)
     changed = nav.update(mkdocs_yml, nav_sections(releases, pairs, [entry["release"] for entry in local]))
     return Outputs(pages, written, changed)
+
+
+def release_history(index: list[dict[str, Any]], writer: FigureWriter) -> list[dict[str, str]]:
+    """Charts of the latest release's headline series across every release that measured it (oldest first):
+    the round trip's median and 99% and the throughput, each with the spread of its repetitions.
+    Nothing until two releases exist."""
+    if len(index) < 2:
+        return []
+    latest = index[-1]["headline"]
+    charts = []
+
+    def points(key: tuple, metric: str, statistic: str) -> list[tuple[str, float, float, float]]:
+        out = []
+        for entry in index:
+            row = entry["medians"].get(key, {}).get(metric, {}).get(statistic)
+            if row and row.get("median") is not None and not row.get("unsteady_repetitions"):
+                out.append((entry["release"].version, row["median"], row["min"], row["max"]))
+        return out
+
+    if latest.get("rtt"):
+        s = latest["rtt"]["series"]
+        lines = [(f"{label} ({s.label})", points(s.key, "latency", stat)) for stat, label in (("p50_ns", "50%"), ("p99_ns", "99%"))]
+        lines = [line for line in lines if len(line[1]) >= 2]
+        if lines:
+            link = writer.add("round-trip", figures.release_history(
+                "Round trip per release", "latency (µs, log scale)", lines, log_y=True))
+            charts.append({"link": link, "caption": f"round trip of {s.label} per release"})
+    if latest.get("throughput"):
+        s = latest["throughput"]["series"]
+        line = (s.label, points(s.key, "throughput", "messages_per_second"))
+        if len(line[1]) >= 2:
+            link = writer.add("throughput", figures.release_history(
+                "Throughput per release", "messages/s", [line], scale=lambda v: round(v, 3)))
+            charts.append({"link": link, "caption": f"throughput of {s.label} per release"})
+    return charts
 
 
 def compare_pair(con, env, base: Release, head: Release, page: Path, pages: list[Path],
