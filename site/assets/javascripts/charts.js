@@ -142,6 +142,16 @@
     attributeFilter: ["data-md-color-scheme"],
   });
 
+  // A plot drawn inside a closed block (the release pages fold their charts away) was laid out
+  // at no width; when the block opens, it is laid out again at the width it now has.
+  document.addEventListener("toggle", function (event) {
+    var block = event.target;
+    if (!block.open || !window.Plotly) return;
+    block.querySelectorAll(".fixlab-chart__plot").forEach(function (plot) {
+      window.Plotly.Plots.resize(plot);
+    });
+  }, true);
+
   if (window.document$) {
     window.document$.subscribe(drawPage);
   } else {

@@ -46,7 +46,10 @@ def _layout(title: str, x_title: str, y_title: str, **extra: Any) -> dict[str, A
         "xaxis": {"title": {"text": x_title}},
         "yaxis": {"title": {"text": y_title}},
         "margin": {"l": 70, "r": 20, "t": 50, "b": 60},
-        "legend": {"orientation": "h", "y": -0.2},
+        # Under the axis title, hanging from its top edge (Plotly anchors a low legend by its bottom
+        # unless told, so a legend that wraps to more rows grew up over the tick labels and the axis
+        # title); the bottom margin grows to hold it.
+        "legend": {"orientation": "h", "y": -0.45, "yanchor": "top", "x": 0, "xanchor": "left"},
         "hovermode": "closest",
     }
     for key, value in extra.items():
