@@ -53,7 +53,7 @@ public final class FixEngine implements AutoCloseable
 
     public FixEngine(final EngineConfiguration configuration)
     {
-        this(configuration, new OffsetEpochNanoClock(), SessionLog.STDERR);
+        this(configuration, new OffsetEpochNanoClock(), SessionLog.SLF4J);
     }
 
     public FixEngine(final EngineConfiguration configuration, final EpochNanoClock clock, final SessionLog log)

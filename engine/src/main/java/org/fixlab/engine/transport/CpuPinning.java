@@ -1,6 +1,8 @@
 package org.fixlab.engine.transport;
 
 import net.openhft.affinity.AffinityLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pins the calling thread to a CPU with OpenHFT Affinity. Where pinning is impossible (a container
@@ -9,6 +11,8 @@ import net.openhft.affinity.AffinityLock;
  */
 public final class CpuPinning implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(CpuPinning.class);
+
     private final AffinityLock lock;
     private final String description;
 
@@ -29,12 +33,12 @@ public final class CpuPinning implements AutoCloseable
                 return new CpuPinning(lock, "pinned to CPU " + lock.cpuId());
             }
             lock.release();
-            System.err.println("[fixlab] CPU affinity unavailable (no free CPU could be reserved); running unpinned");
+            LOG.warn("CPU affinity unavailable (no free CPU could be reserved); running unpinned");
             return new CpuPinning(null, "unpinned (no free CPU)");
         }
         catch (final Throwable ex)
         {
-            System.err.println("[fixlab] CPU affinity unavailable (" + ex + "); running unpinned");
+            LOG.warn("CPU affinity unavailable ({}); running unpinned", ex.toString());
             return new CpuPinning(null, "unpinned (" + ex.getClass().getSimpleName() + ")");
         }
     }

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The selector for connection set-up only: accepting on listening ports and completing initiator
  * connects. Established connections are read by polling them directly each duty cycle, which costs
@@ -18,6 +21,8 @@ import java.util.function.Consumer;
  */
 final class NetworkPoller implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkPoller.class);
+
     interface AcceptHandler
     {
         void onAccepted(SocketChannel channel, long nowNanos);
@@ -101,7 +106,7 @@ final class NetworkPoller implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                System.err.println("[fixlab] accept failed: " + ex.getMessage());
+                LOG.warn("accept failed: {}", ex.getMessage());
             }
         }
         else if (key.isConnectable())
