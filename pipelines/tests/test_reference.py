@@ -26,7 +26,7 @@ def test_seed_figures_load_with_their_labels(tmp_path: Path) -> None:
     assert con.execute("SELECT count(*) FROM reference_results").fetchone()[0] == 106
 
 
-def test_the_page_names_each_report_by_title_and_publisher_with_its_statistics_in_the_report_s_order(tmp_path: Path) -> None:
+def test_each_report_is_named_by_title_and_publisher_with_statistics_in_the_report_s_order(tmp_path: Path) -> None:
     from fixlab_pipelines.render.site import reference_groups
 
     con = db.connect(tmp_path / "r.duckdb")

@@ -137,7 +137,7 @@ def rank_p_value(base: np.ndarray, head: np.ndarray, head_higher: bool) -> float
     return float(sum(counts[math.ceil(u):]) / sum(counts)) if u >= 0 else 1.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _u_counts(n: int, m: int) -> tuple[int, ...]:
     """How many of the C(n+m, n) orderings give U = 0, 1, ..., n*m (head wins)."""
     table = {(0, j): [1] for j in range(m + 1)}

@@ -220,7 +220,9 @@ def workloads(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None
     )
 
 
-def config_medians(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> dict[tuple, dict[str, dict]]:
+def config_medians(
+    con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None
+) -> dict[tuple, dict[str, dict]]:
     """(scenario, mode, product, configuration) -> metric -> statistic -> config_stats row.
 
     A configuration's figure is the median of its repetitions' figures (config_stats), so

@@ -51,7 +51,8 @@ def copy_plotly(site: Path) -> None:
 
 def summary_links(site: Path, page: Path) -> dict[str, str]:
     """The summary-only downloads summary.export writes, linked from a page."""
-    return {name: downloads.link(site / "downloads" / name, page) for name in (summary.PARQUET_NAME, summary.DATABASE_NAME)}
+    names = (summary.PARQUET_NAME, summary.DATABASE_NAME)
+    return {name: downloads.link(site / "downloads" / name, page) for name in names}
 
 
 def campaign_summary(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[str, Any]:
@@ -183,7 +184,8 @@ def release_history(index: list[dict[str, Any]], writer: FigureWriter) -> list[d
 
     if latest.get("rtt"):
         s = latest["rtt"]["series"]
-        lines = [(f"{label} ({s.label})", points(s.key, "latency", stat)) for stat, label in (("p50_ns", "50%"), ("p99_ns", "99%"))]
+        stats = (("p50_ns", "50%"), ("p99_ns", "99%"))
+        lines = [(f"{label} ({s.label})", points(s.key, "latency", stat)) for stat, label in stats]
         lines = [line for line in lines if len(line[1]) >= 2]
         if lines:
             link = writer.add("round-trip", figures.release_history(
