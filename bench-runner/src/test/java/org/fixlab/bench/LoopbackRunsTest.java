@@ -44,6 +44,7 @@ class LoopbackRunsTest
         }
         cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-mmap"));
         cases.add(Arguments.of(Scenario.RTT_ECHO, Product.of("fixlab"), "optimized-tls"));
+        cases.add(Arguments.of(Scenario.THROUGHPUT, Product.of("fixlab"), "balanced-nolog"));
         return cases.stream();
     }
 

@@ -11,6 +11,8 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.messagelog.MessageLog;
+import org.fixlab.engine.messagelog.MessageLogWriter;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -46,6 +48,8 @@ public final class FixEngine implements AutoCloseable
     private final EpochNanoClock clock;
     private final SessionLog log;
     private final EventLoop loop;
+    /** Null when the configuration turns the message log off. */
+    private final MessageLogWriter messageLog;
     private final List<MessageStore> stores = new ArrayList<>();
     private final List<InitiatorConnector> connectors = new ArrayList<>();
     private AgentRunner runner;
@@ -63,6 +67,8 @@ public final class FixEngine implements AutoCloseable
         this.log = log;
         this.loop = new EventLoop(clock, TransportSettings.from(configuration), configuration.integer("maxFieldsPerMessage"),
             configuration.integer("maxPendingConnections"), configuration.integer("logonTimeoutSeconds"), log);
+        this.messageLog = configuration.bool("messageLog") ? new MessageLogWriter(configuration.messageLogDirectory(),
+            configuration.messageLogDelimiter(), configuration.integer("messageLogBufferSize")) : null;
     }
 
     public EngineConfiguration configuration()
@@ -122,7 +128,8 @@ public final class FixEngine implements AutoCloseable
         final MessageStore store = MessageStores.open(SessionConfigurations.storeType(configuration),
             configuration.storeDirectory(), id.key(), SessionConfigurations.storeOptions(configuration));
         stores.add(store);
-        return new Session(id, role, settings, store, application, clock, log, configuration.integer("maxFieldsPerMessage"));
+        return new Session(id, role, settings, store, application, clock, log,
+            messageLog == null ? MessageLog.NONE : messageLog.forSession(id), configuration.integer("maxFieldsPerMessage"));
     }
 
     /** Listens for acceptor sessions; port 0 picks a free port, which is returned. */
@@ -206,6 +213,16 @@ public final class FixEngine implements AutoCloseable
             store.close();
         }
         stores.clear();
+        if (messageLog != null)
+        {
+            messageLog.close(); // after the loop: what the sessions sent while closing is logged too
+        }
+    }
+
+    /** The message log's writer, or null when {@code messageLog=false}: for its counters and its thread. */
+    public MessageLogWriter messageLog()
+    {
+        return messageLog;
     }
 
     /** Runs the loop, taking a CPU first when asked to; releases it when the loop stops. */

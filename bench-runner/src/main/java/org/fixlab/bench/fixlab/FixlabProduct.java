@@ -46,25 +46,32 @@ public final class FixlabProduct implements Product
     @Override
     public List<String> configurations()
     {
-        return List.of("balanced", "optimized", "optimized-file", "optimized-mmap", "optimized-tls");
+        return List.of("balanced", "balanced-nolog", "optimized", "optimized-file", "optimized-mmap", "optimized-tls");
     }
 
     /**
      * The file and mapped stores only where the seed measured them (internal points); the quick profile
-     * keeps the in-memory and mapped stores there. TLS in rtt-echo, beside optimized, for its cost.
+     * keeps the in-memory and mapped stores there. TLS in rtt-echo, beside optimized, for its cost; the
+     * message log's cost (balanced against balanced-nolog) in the full profile's round trip and throughput.
      */
     @Override
     public List<String> configurations(final Scenario scenario, final boolean full)
     {
         if (scenario == Scenario.RTT_ECHO)
         {
-            return List.of("balanced", "optimized", "optimized-tls");
+            return full ? List.of("balanced", "balanced-nolog", "optimized", "optimized-tls")
+                : List.of("balanced", "optimized", "optimized-tls");
+        }
+        if (scenario == Scenario.THROUGHPUT)
+        {
+            return full ? List.of("balanced", "balanced-nolog", "optimized") : List.of("balanced", "optimized");
         }
         if (!scenario.isInternal())
         {
             return List.of("balanced", "optimized");
         }
-        return full ? configurations() : List.of("optimized", "optimized-mmap");
+        return full ? List.of("balanced", "optimized", "optimized-file", "optimized-mmap", "optimized-tls")
+            : List.of("optimized", "optimized-mmap");
     }
 
     @Override
@@ -223,6 +230,10 @@ public final class FixlabProduct implements Product
                 "one benchmark thread per process calls engine.poll(); no engine thread");
             final Map<String, String> effective = new LinkedHashMap<>(engine.effectiveValues());
             effective.put("storeDirectory", "(a temporary directory per process)");
+            if (effective.containsKey("messageLogDirectory"))
+            {
+                effective.put("messageLogDirectory", "(the store's temporary directory)");
+            }
             block.put("engine", effective);
             return block;
         }

@@ -30,14 +30,14 @@ class PlanTest
     {
         final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, ALL_PRODUCTS, 0);
 
-        assertEquals(162, runs.size());
+        assertEquals(171, runs.size());
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
-        assertEquals(147, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
+        assertEquals(153, latencyRuns.size(), "latency runs: their samples are what the 25 MB budget is spent on");
         assertTrue(latencyRuns.stream().allMatch(run -> run.messages() == Plan.FULL_MEASURED_MESSAGES && run.warmup() == Plan.FULL_WARMUP_MESSAGES
             && run.rate() == 50_000));
         assertTrue(runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT)
             .allMatch(run -> run.messages() == 1_000_000 && run.warmup() == Plan.THROUGHPUT_WARMUP_MESSAGES && run.rate() == 0));
-        assertEquals(Map.of(1, 54L, 2, 54L, 3, 54L),
+        assertEquals(Map.of(1, 57L, 2, 57L, 3, 57L),
             runs.stream().collect(Collectors.groupingBy(Plan.Run::repetition, Collectors.counting())));
     }
 
@@ -50,12 +50,14 @@ class PlanTest
             .map(run -> run.repetition() + " " + run.mode() + " " + run.product().id() + "/" + run.config())
             .toList();
         assertEquals(List.of(
-            "1 paced fixlab/balanced", "1 paced fixlab/optimized", "1 paced fixlab/optimized-tls", "1 paced raw-socket/busy-spin",
-            "1 closed-loop fixlab/balanced", "1 closed-loop fixlab/optimized", "1 closed-loop fixlab/optimized-tls",
-            "1 closed-loop raw-socket/busy-spin",
-            "2 paced fixlab/balanced", "2 paced fixlab/optimized", "2 paced fixlab/optimized-tls", "2 paced raw-socket/busy-spin",
-            "2 closed-loop fixlab/balanced", "2 closed-loop fixlab/optimized", "2 closed-loop fixlab/optimized-tls",
-            "2 closed-loop raw-socket/busy-spin"), order);
+            "1 paced fixlab/balanced", "1 paced fixlab/balanced-nolog", "1 paced fixlab/optimized", "1 paced fixlab/optimized-tls",
+            "1 paced raw-socket/busy-spin",
+            "1 closed-loop fixlab/balanced", "1 closed-loop fixlab/balanced-nolog", "1 closed-loop fixlab/optimized",
+            "1 closed-loop fixlab/optimized-tls", "1 closed-loop raw-socket/busy-spin",
+            "2 paced fixlab/balanced", "2 paced fixlab/balanced-nolog", "2 paced fixlab/optimized", "2 paced fixlab/optimized-tls",
+            "2 paced raw-socket/busy-spin",
+            "2 closed-loop fixlab/balanced", "2 closed-loop fixlab/balanced-nolog", "2 closed-loop fixlab/optimized",
+            "2 closed-loop fixlab/optimized-tls", "2 closed-loop raw-socket/busy-spin"), order);
     }
 
     @Test
@@ -80,7 +82,7 @@ class PlanTest
     void engineVersionsRunSideBySideAndSwapOrderEachRepetition(@TempDir final Path dir) throws IOException
     {
         final EngineVersion a = version(dir, "0.1.0", "balanced", "optimized");
-        final EngineVersion b = version(dir, "0.2.0", "balanced", "optimized", "optimized-tls");
+        final EngineVersion b = version(dir, "0.2.0", "balanced", "balanced-nolog", "optimized", "optimized-tls");
         final List<String> skipped = new ArrayList<>();
         final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.THROUGHPUT), List.of(Product.of("fixlab"), Product.of("raw-socket")),
             2, List.of(a, b), skipped::add);
@@ -89,16 +91,18 @@ class PlanTest
             .map(run -> run.repetition() + " " + run.product().id() + (run.engine() == null ? "" : " " + run.engine().label()) + "/" + run.config())
             .toList();
         assertEquals(List.of(
-            "1 fixlab 0.1.0/balanced", "1 fixlab 0.2.0/balanced", "1 fixlab 0.1.0/optimized", "1 fixlab 0.2.0/optimized",
-            "1 raw-socket/busy-spin",
-            "2 fixlab 0.2.0/balanced", "2 fixlab 0.1.0/balanced", "2 fixlab 0.2.0/optimized", "2 fixlab 0.1.0/optimized",
-            "2 raw-socket/busy-spin"), order);
-        assertEquals(List.of(), skipped);
+            "1 fixlab 0.1.0/balanced", "1 fixlab 0.2.0/balanced", "1 fixlab 0.2.0/balanced-nolog",
+            "1 fixlab 0.1.0/optimized", "1 fixlab 0.2.0/optimized", "1 raw-socket/busy-spin",
+            "2 fixlab 0.2.0/balanced", "2 fixlab 0.1.0/balanced", "2 fixlab 0.2.0/balanced-nolog",
+            "2 fixlab 0.2.0/optimized", "2 fixlab 0.1.0/optimized", "2 raw-socket/busy-spin"), order);
+        assertEquals(List.of("fixlab 0.1.0 has no configuration balanced-nolog (at c010): its throughput stream runs are skipped"),
+            skipped);
+        skipped.clear();
 
         final List<Plan.Run> rtt = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab")), 1, List.of(a, b), skipped::add);
         assertTrue(rtt.stream().noneMatch(run -> run.engine() == a && run.config().equals("optimized-tls")));
         assertEquals(2, rtt.stream().filter(run -> run.config().equals("optimized-tls")).count());
-        assertEquals(2, skipped.size(), "one note per mode for the configuration 0.1.0 lacks: " + skipped);
+        assertEquals(4, skipped.size(), "one note per mode for each configuration 0.1.0 lacks: " + skipped);
     }
 
     /** A product that cannot run a scenario on this machine (Artio's throughput on fewer than 6 cores) is left out of it, and said so once. */

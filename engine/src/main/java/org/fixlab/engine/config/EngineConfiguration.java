@@ -15,6 +15,8 @@ import java.util.Properties;
 import java.util.TreeSet;
 
 import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.messagelog.FieldDelimiter;
+import org.fixlab.engine.messagelog.MessageLogWriter;
 
 /**
  * Every engine option in one object. Each option has a key (as written in {@code engine.properties}),
@@ -60,6 +62,11 @@ public final class EngineConfiguration
         option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
         option("storeIndexCapacity", "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
+        // message log
+        option("messageLog", "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format), written by a thread of its own");
+        option("messageLogDirectory", "", "", "directory of the message log files; empty puts them beside the store's, in storeDirectory");
+        option("messageLogDelimiter", "soh", "soh", "field delimiter in the message log: soh (as QuickFIX/J writes it) or pipe; other control and non-ASCII bytes are always escaped as \\xNN");
+        option("messageLogBufferSize", "8388608", "8388608", "bytes (a power of two, at least 1 MiB) of the ring between the engine thread and the message log's writer; when full, the engine waits for it");
         option("memoryStoreCapacity", "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
         option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
@@ -252,6 +259,17 @@ public final class EngineConfiguration
                 break;
             case "storeDirectory":
             case "dictionaryFile":
+            case "messageLogDirectory":
+                break;
+            case "messageLogDelimiter":
+                messageLogDelimiter();
+                break;
+            case "messageLogBufferSize":
+                integer(key, MessageLogWriter.MIN_BUFFER_SIZE, 1 << 30);
+                if (Integer.bitCount(integer(key)) != 1)
+                {
+                    throw new IllegalArgumentException("'" + value(key) + "' is not a power of two");
+                }
                 break;
             case "testRequestDelayMultiplier":
             case "heartbeatTimeoutMultiplier":
@@ -406,6 +424,16 @@ public final class EngineConfiguration
     public Path storeDirectory()
     {
         return Path.of(value("storeDirectory"));
+    }
+
+    public FieldDelimiter messageLogDelimiter()
+    {
+        return FieldDelimiter.of(value("messageLogDelimiter").toLowerCase(java.util.Locale.ROOT));
+    }
+
+    public Path messageLogDirectory()
+    {
+        return value("messageLogDirectory").isEmpty() ? storeDirectory() : Path.of(value("messageLogDirectory"));
     }
 
     public TimestampPrecision timestampPrecision()

@@ -18,6 +18,7 @@ import org.fixlab.engine.codec.UtcTimestamps;
 import org.fixlab.engine.dictionary.DictionaryValidator;
 import org.fixlab.engine.dictionary.SessionRejectReason;
 import org.fixlab.engine.dictionary.ValidationFailure;
+import org.fixlab.engine.messagelog.MessageLog;
 import org.fixlab.engine.store.MessageStore;
 
 /**
@@ -51,6 +52,7 @@ public final class Session
     private final Application application;
     private final EpochNanoClock clock;
     private final SessionLog log;
+    private final MessageLog messageLog;
     private final MessageWriter writer;
     private final MessageDecoder decoder;
     private final MessageEncoder admin = new MessageEncoder(1024);
@@ -86,9 +88,18 @@ public final class Session
     /** MsgSeqNum of the message the application last aborted, 0 when none: its redelivery skips the SendingTime check. */
     private int abortedSeqNum;
     private String disconnectReason;
+    /** The last inbound frame was not consumed: the transport delivers it again, and it is logged once. */
+    private boolean inboundRefused;
 
     public Session(final SessionId id, final SessionRole role, final SessionSettings settings, final MessageStore store,
         final Application application, final EpochNanoClock clock, final SessionLog log, final int maxFieldsPerMessage)
+    {
+        this(id, role, settings, store, application, clock, log, MessageLog.NONE, maxFieldsPerMessage);
+    }
+
+    public Session(final SessionId id, final SessionRole role, final SessionSettings settings, final MessageStore store,
+        final Application application, final EpochNanoClock clock, final SessionLog log, final MessageLog messageLog,
+        final int maxFieldsPerMessage)
     {
         this.id = id;
         this.role = role;
@@ -97,6 +108,7 @@ public final class Session
         this.application = application;
         this.clock = clock;
         this.log = log;
+        this.messageLog = messageLog;
         this.writer = new MessageWriter(id.version(), id.senderCompId(), id.targetCompId(), settings.timestampPrecision());
         this.decoder = new MessageDecoder(maxFieldsPerMessage);
         this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
@@ -229,6 +241,7 @@ public final class Session
         this.resendRequestedUpTo = 0;
         this.queuePaused = false;
         this.abortedSeqNum = 0;
+        this.inboundRefused = false;
         queue.clear();
         resender.cancel();
         if (role == SessionRole.INITIATOR)
@@ -378,6 +391,16 @@ public final class Session
         {
             return true;
         }
+        if (!inboundRefused)
+        {
+            messageLog.message(buffer, offset, length, nowNanos);
+        }
+        inboundRefused = !consume(buffer, offset, length, nowNanos);
+        return !inboundRefused;
+    }
+
+    private boolean consume(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
         if (queuePaused && !drainQueue(nowNanos))
         {
             return false;
@@ -996,6 +1019,7 @@ public final class Session
         writer.write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, now, false, null, 0, 0,
             message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength());
         transport.commit(offset, length);
+        messageLog.message(out, offset, length, now);
         if (persist)
         {
             store.storeSent(seqNum, out, offset, length);
@@ -1027,6 +1051,7 @@ public final class Session
             origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(),
             message.body(), message.bodyLength());
         transport.commit(offset, length);
+        messageLog.message(transport.outboundBuffer(), offset, length, now);
         lastSentNanos = now;
         return true;
     }

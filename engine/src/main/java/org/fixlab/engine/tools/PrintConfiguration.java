@@ -23,13 +23,19 @@ public final class PrintConfiguration
             System.out.print(EngineConfiguration.load(Path.of(arguments.value("config", null))).describe());
             return;
         }
-        System.out.println("| key | balanced | optimized | what it does |");
-        System.out.println("| --- | --- | --- | --- |");
+        System.out.print(referenceTable());
+    }
+
+    /** Every key as a Markdown table: the one on the portal's configuration page (a test keeps them equal). */
+    public static String referenceTable()
+    {
+        final StringBuilder table = new StringBuilder("| key | balanced | optimized | what it does |\n| --- | --- | --- | --- |\n");
         for (final EngineOption option : EngineConfiguration.options())
         {
-            System.out.println("| `" + option.key() + "` | `" + show(option.balancedDefault()) + "` | `" +
-                show(option.optimizedDefault()) + "` | " + option.description() + " |");
+            table.append("| `").append(option.key()).append("` | `").append(show(option.balancedDefault())).append("` | `")
+                .append(show(option.optimizedDefault())).append("` | ").append(option.description()).append(" |\n");
         }
+        return table.toString();
     }
 
     private static String show(final String value)

@@ -39,13 +39,14 @@ class EngineConfigurationTest
     /** The trade-offs {@link Preset} documents: safety (balanced) against speed (optimized). */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "BALANCED,  false, file,   true,  backoff,   false",
-        "OPTIMIZED, true,  memory, false, busy-spin, true",
+        "BALANCED,  false, file,   true,  backoff,   false, true",
+        "OPTIMIZED, true,  memory, false, busy-spin, true,  false",
     })
     void presetsDifferAsDocumented(final Preset preset, final boolean tcpNoDelay, final String storeType, final boolean validation,
-        final String idleStrategy, final boolean cpuAffinity)
+        final String idleStrategy, final boolean cpuAffinity, final boolean messageLog)
     {
         final EngineConfiguration configuration = EngineConfiguration.preset(preset);
+        assertEquals(messageLog, configuration.bool("messageLog"));
 
         assertEquals(tcpNoDelay, configuration.tcpNoDelay());
         assertEquals(storeType, configuration.storeType());
@@ -206,6 +207,33 @@ class EngineConfigurationTest
                 configuration.set(option.key(), option.defaultFor(preset));
             }
         }
+    }
+
+    @Test
+    void theMessageLogSitsBesideTheStoreUnlessToldOtherwiseAndItsRingIsAPowerOfTwoOfAtLeastOneMebibyte()
+    {
+        final EngineConfiguration configuration = EngineConfiguration.preset(Preset.BALANCED).set("storeDirectory", "state");
+        assertEquals(Path.of("state"), configuration.messageLogDirectory());
+        assertEquals(Path.of("audit"), configuration.set("messageLogDirectory", "audit").messageLogDirectory());
+        assertEquals(org.fixlab.engine.messagelog.FieldDelimiter.PIPE, configuration.set("messageLogDelimiter", "pipe").messageLogDelimiter());
+        assertEquals("messageLogDelimiter: 'tab' is not a delimiter (expected soh or pipe)", refusal("messageLogDelimiter", "tab"));
+        assertEquals("messageLogBufferSize: '3145728' is not a power of two", refusal("messageLogBufferSize", "3145728"));
+        assertTrue(refusal("messageLogBufferSize", "65536").startsWith("messageLogBufferSize: "), "below 1 MiB");
+        assertEquals("messageLog: 'maybe' is not a boolean (true or false)", refusal("messageLog", "maybe"));
+    }
+
+    /** The portal's configuration page carries the table of every key, as the engine lists them, and no other version of a row. */
+    @Test
+    void theConfigurationPageListsEveryKeyAsTheEngineDoes() throws IOException
+    {
+        final Path page = Path.of("..", "site", "guide", "configuration.md");
+        final String text = Files.readString(page, StandardCharsets.UTF_8);
+        final String begin = "<!-- every-key table: begin -->\n";
+        final String end = "<!-- every-key table: end -->";
+        final String table = text.substring(text.indexOf(begin) + begin.length(), text.indexOf(end));
+        assertEquals(org.fixlab.engine.tools.PrintConfiguration.referenceTable(), table,
+            page + ": the table between the every-key markers is not PrintConfiguration's output; paste it from "
+                + "java -cp engine/target/classes:... org.fixlab.engine.tools.PrintConfiguration");
     }
 
     @Test

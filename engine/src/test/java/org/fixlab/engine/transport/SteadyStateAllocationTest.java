@@ -20,14 +20,16 @@ import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The hot path is garbage-free: with the optimized preset, 100,000 NewOrderSingle -> ExecutionReport
  * round trips over real loopback TCP, after warm-up, allocate 0 bytes on the thread that runs both
  * engines (as counted by the JVM's per-thread allocation counter): the message path, the duty
- * cycle, the session timers, the in-memory store and the NIO calls.
+ * cycle, the session timers, the in-memory store and the NIO calls. With the message log on, the
+ * engine thread still allocates nothing, nor does the log's writer thread.
  */
 class SteadyStateAllocationTest
 {
@@ -39,11 +41,13 @@ class SteadyStateAllocationTest
     @TempDir
     Path storeDir;
 
-    @Test
-    void optimizedPresetAllocatesNothingPerRoundTrip()
+    @ParameterizedTest(name = "messageLog={0}")
+    @ValueSource(booleans = {false, true})
+    void optimizedPresetAllocatesNothingPerRoundTrip(final boolean messageLog)
     {
         final EngineConfiguration configuration = EngineConfiguration.preset(Preset.OPTIMIZED)
             .set("storeDirectory", storeDir.toString())
+            .set("messageLog", String.valueOf(messageLog))
             .set("cpuAffinity", "false");
         final MessageEncoder report = new MessageEncoder();
         final long[] execId = {0};
@@ -91,15 +95,28 @@ class SteadyStateAllocationTest
             // in the first windows; a per-message allocation would show in every window, never as 0.
             final StringBuilder windows = new StringBuilder();
             long allocated = -1;
+            final long[] writers = messageLog ? new long[] {acceptor.messageLog().writerThread().getId(),
+                initiator.messageLog().writerThread().getId()} : new long[0];
             for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
             {
-                final long before = threads.getThreadAllocatedBytes(thread);
+                final long before = allocatedBy(threads, thread, writers);
                 roundTrips(initiator, acceptor, session, order, reports, MEASURED);
-                allocated = threads.getThreadAllocatedBytes(thread) - before;
+                allocated = allocatedBy(threads, thread, writers) - before;
                 windows.append(allocated).append(' ');
             }
             assertEquals(0, allocated, "bytes allocated per window of " + MEASURED + " round trips: " + windows);
         }
+    }
+
+    /** Bytes the engine thread and the message log's writer threads have allocated so far. */
+    private static long allocatedBy(final com.sun.management.ThreadMXBean threads, final long engineThread, final long[] writers)
+    {
+        long bytes = threads.getThreadAllocatedBytes(engineThread);
+        for (final long writer : writers)
+        {
+            bytes += threads.getThreadAllocatedBytes(writer);
+        }
+        return bytes;
     }
 
     private static void roundTrips(final FixEngine initiator, final FixEngine acceptor, final Session session,

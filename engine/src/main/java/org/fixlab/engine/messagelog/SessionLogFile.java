@@ -1,0 +1,164 @@
+package org.fixlab.engine.messagelog;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.codec.UtcTimestamps;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One session's {@code .messages.log}: lines of {@code yyyyMMdd-HH:mm:ss.SSSSSS: 8=FIX.4.4...}, as
+ * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used only
+ * by the log's writer thread, through a buffer of its own: garbage-free, one write call per buffer-full
+ * or whenever the ring runs dry. A file that fails (disk full, removed folder) stops logging with one
+ * warning and counts what it could not write; the engine is never held up by it.
+ */
+final class SessionLogFile implements AutoCloseable
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(MessageLogWriter.class);
+    private static final int BUFFER_SIZE = 64 * 1024;
+    /** The widest thing appended without a check in between: a timestamp and ": ", or an escape. */
+    private static final int MAX_STEP = 32;
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] NOT_LOGGED = " [message truncated in the log: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] BYTES_MORE = " more bytes]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Path path;
+    private final FileChannel channel;
+    private final FieldDelimiter delimiter;
+    private final ByteBuffer out = ByteBuffer.allocateDirect(BUFFER_SIZE);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_STEP]);
+    private IOException failure;
+    private long linesLost;
+
+    SessionLogFile(final Path path, final FieldDelimiter delimiter) throws IOException
+    {
+        this.path = path;
+        this.delimiter = delimiter;
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    Path path()
+    {
+        return path;
+    }
+
+    /** Formats one message as a line; {@code length} bytes are at hand, {@code fullLength} is what the message had. */
+    void append(final DirectBuffer source, final int offset, final int length, final int fullLength, final long epochNanos)
+    {
+        if (failure != null)
+        {
+            linesLost++;
+            return;
+        }
+        room(MAX_STEP);
+        final int timestampLength = UtcTimestamps.encode(scratch, 0, epochNanos, TimestampPrecision.MICROS);
+        put(scratch, timestampLength);
+        out.put((byte)':').put((byte)' ');
+        for (int i = 0; i < length; i++)
+        {
+            room(4);
+            escaped(source.getByte(offset + i) & 0xFF);
+        }
+        if (fullLength > length)
+        {
+            room(NOT_LOGGED.length + 12 + BYTES_MORE.length);
+            out.put(NOT_LOGGED);
+            put(scratch, scratch.putIntAscii(0, fullLength - length));
+            out.put(BYTES_MORE);
+        }
+        room(1);
+        out.put((byte)'\n');
+    }
+
+    private void escaped(final int b)
+    {
+        if (b == 0x01)
+        {
+            out.put(delimiter.written());
+        }
+        else if (b == '\\')
+        {
+            out.put((byte)'\\').put((byte)'\\');
+        }
+        else if (b < 0x20 || b > 0x7E || (b == '|' && delimiter == FieldDelimiter.PIPE))
+        {
+            out.put((byte)'\\').put((byte)'x').put(HEX[b >>> 4]).put(HEX[b & 0xF]);
+        }
+        else
+        {
+            out.put((byte)b);
+        }
+    }
+
+    private void put(final UnsafeBuffer from, final int length)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            out.put(from.getByte(i));
+        }
+    }
+
+    private void room(final int bytes)
+    {
+        if (out.remaining() < bytes)
+        {
+            writeOut();
+        }
+    }
+
+    /** Hands what is buffered to the file (the OS page cache: it survives a crash of the process, not of the machine). */
+    void writeOut()
+    {
+        out.flip();
+        try
+        {
+            while (out.hasRemaining() && failure == null)
+            {
+                channel.write(out);
+            }
+        }
+        catch (final IOException ex)
+        {
+            failure = ex;
+            LOGGER.warn("message log {} failed, no more messages are logged to it: {}", path, ex.toString());
+        }
+        out.clear();
+    }
+
+    boolean hasBuffered()
+    {
+        return out.position() > 0;
+    }
+
+    /** Messages that reached the log after its file failed. */
+    long linesLost()
+    {
+        return linesLost;
+    }
+
+    @Override
+    public void close()
+    {
+        writeOut();
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ex)
+        {
+            LOGGER.warn("message log {}: close failed: {}", path, ex.toString());
+        }
+        if (linesLost > 0)
+        {
+            LOGGER.warn("message log {}: {} messages not logged after the failure", path, linesLost);
+        }
+    }
+}
