@@ -15,7 +15,7 @@ import org.fixlab.engine.store.MessageStore;
  */
 final class ResendResponder implements MessageStore.SentMessageHandler
 {
-    private final Session session;
+    private final SessionSender sender;
     private final MessageDecoder stored;
     private final MessageEncoder copy = new MessageEncoder(64 * 1024);
     private final int chunk;
@@ -26,9 +26,9 @@ final class ResendResponder implements MessageStore.SentMessageHandler
     private int gapStart;    // first MsgSeqNum of a pending gap, 0 if none
     private boolean blocked; // the outbound buffer filled up mid-chunk
 
-    ResendResponder(final Session session, final MessageDecoder stored, final int chunk)
+    ResendResponder(final SessionSender sender, final MessageDecoder stored, final int chunk)
     {
-        this.session = session;
+        this.sender = sender;
         this.stored = stored;
         this.chunk = Math.max(1, chunk);
     }
@@ -87,7 +87,7 @@ final class ResendResponder implements MessageStore.SentMessageHandler
         final int from = next;
         final int to = (int)Math.min((long)end, (long)from + chunk - 1);
         blocked = false;
-        session.store().replay(from, to, this);
+        sender.store().replay(from, to, this);
         if (blocked)
         {
             return next - from;
@@ -145,7 +145,7 @@ final class ResendResponder implements MessageStore.SentMessageHandler
 
     private boolean flushGap(final int newSeqNo)
     {
-        if (!session.sendGapFill(gapStart, newSeqNo))
+        if (!sender.sendGapFill(gapStart, newSeqNo))
         {
             blocked = true;
             next = gapStart;
@@ -183,7 +183,7 @@ final class ResendResponder implements MessageStore.SentMessageHandler
             final int fieldEnd = stored.valueOffset(i) + stored.valueLength(i) + 1;
             copy.appendRaw(stored.buffer(), fieldStart, fieldEnd - fieldStart);
         }
-        return session.resend(seqNum, copy, stored.buffer(), origIndex < 0 ? 0 : stored.valueOffset(origIndex),
+        return sender.resend(seqNum, copy, stored.buffer(), origIndex < 0 ? 0 : stored.valueOffset(origIndex),
             origIndex < 0 ? 0 : stored.valueLength(origIndex));
     }
 

@@ -1,18 +1,14 @@
 package org.fixlab.engine.session;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.MessageFramer;
-import org.fixlab.engine.codec.MessageWriter;
 import org.fixlab.engine.codec.MsgTypes;
 import org.fixlab.engine.codec.UtcTimestamps;
 import org.fixlab.engine.dictionary.DictionaryValidator;
@@ -53,7 +49,8 @@ public final class Session
     private final EpochNanoClock clock;
     private final SessionLog log;
     private final MessageLog messageLog;
-    private final MessageWriter writer;
+    private final SessionSender sender;
+    private final HeartbeatSchedule heartbeats;
     private final MessageDecoder decoder;
     private final MessageEncoder admin = new MessageEncoder(1024);
     private final Rejection rejection = new Rejection();
@@ -63,22 +60,13 @@ public final class Session
     private final ValidationFailure validationFailure = new ValidationFailure();
     private final byte[] senderCompIdBytes;
     private final byte[] targetCompIdBytes;
-    private final UnsafeBuffer timestampScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
 
     private SessionTransport transport;
     private SessionState state = SessionState.DISCONNECTED;
     private boolean logonReceived;
-    private boolean logonSent;
     private boolean resetRequestedByUs;
-    private long heartbeatIntervalNanos;
-    private long testRequestDelayNanos;
-    private long heartbeatTimeoutNanos;
     private long connectedAtNanos;
-    private long lastSentNanos;
-    private long lastReceivedNanos;
     private long logoutSentAtNanos;
-    private boolean testRequestOutstanding;
-    private int nextSenderSeqNum;
     private int nextTargetSeqNum;
     /** Highest MsgSeqNum asked for in our outstanding ResendRequest, 0 when none is outstanding. */
     private int resendRequestedUpTo;
@@ -109,16 +97,16 @@ public final class Session
         this.clock = clock;
         this.log = log;
         this.messageLog = messageLog;
-        this.writer = new MessageWriter(id.version(), id.senderCompId(), id.targetCompId(), settings.timestampPrecision());
+        this.sender = new SessionSender(id, store, messageLog, clock, settings.timestampPrecision());
         this.decoder = new MessageDecoder(maxFieldsPerMessage);
         this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
-        this.resender = new ResendResponder(this, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
+        this.resender = new ResendResponder(sender, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
         this.validator = settings.validator();
         this.senderCompIdBytes = asciiBytes(id.senderCompId());
         this.targetCompIdBytes = asciiBytes(id.targetCompId());
-        this.nextSenderSeqNum = store.nextSenderSeqNum();
         this.nextTargetSeqNum = store.nextTargetSeqNum();
-        heartbeatInterval(settings.heartbeatIntervalSeconds());
+        this.heartbeats = new HeartbeatSchedule(settings.testRequestDelayMultiplier(), settings.heartbeatTimeoutMultiplier());
+        heartbeats.interval(settings.heartbeatIntervalSeconds());
         application.onCreate(this);
     }
 
@@ -153,7 +141,7 @@ public final class Session
 
     public int nextSenderSeqNum()
     {
-        return nextSenderSeqNum;
+        return sender.nextSeqNum();
     }
 
     public int nextTargetSeqNum()
@@ -186,7 +174,7 @@ public final class Session
         {
             return SendResult.NOT_LOGGED_ON;
         }
-        return send(message, true);
+        return sender.send(message, true);
     }
 
     /**
@@ -195,7 +183,7 @@ public final class Session
      */
     private boolean lastSenderSeqNumReached()
     {
-        if (nextSenderSeqNum != Integer.MAX_VALUE)
+        if (sender.nextSeqNum() != Integer.MAX_VALUE)
         {
             return false;
         }
@@ -210,7 +198,7 @@ public final class Session
         {
             return SendResult.NOT_LOGGED_ON;
         }
-        return send(AdminMessages.businessReject(admin, rejected, businessRejectReason, text), true);
+        return sender.send(AdminMessages.businessReject(admin, rejected, businessRejectReason, text), true);
     }
 
     /** Starts the Logout handshake; the connection closes when the peer answers or the timeout passes. */
@@ -233,11 +221,9 @@ public final class Session
         this.disconnectReason = null;
         this.state = SessionState.AWAITING_LOGON;
         this.connectedAtNanos = nowNanos;
-        this.lastReceivedNanos = nowNanos;
-        this.lastSentNanos = nowNanos;
+        this.heartbeats.connected(nowNanos);
+        this.sender.bind(transport, nowNanos);
         this.logonReceived = false;
-        this.logonSent = false;
-        this.testRequestOutstanding = false;
         this.resendRequestedUpTo = 0;
         this.queuePaused = false;
         this.abortedSeqNum = 0;
@@ -246,7 +232,7 @@ public final class Session
         resender.cancel();
         if (role == SessionRole.INITIATOR)
         {
-            heartbeatInterval(settings.heartbeatIntervalSeconds());
+            heartbeats.interval(settings.heartbeatIntervalSeconds());
             if (settings.sendResetSeqNumFlag() || settings.resetOnLogon())
             {
                 resetSequenceNumbers();
@@ -254,7 +240,6 @@ public final class Session
             }
             sendAdmin(AdminMessages.logon(admin, settings.heartbeatIntervalSeconds(), resetRequestedByUs,
                 settings.username(), settings.password()));
-            logonSent = true;
         }
     }
 
@@ -267,6 +252,7 @@ public final class Session
         }
         final boolean wasLoggedOn = state == SessionState.ACTIVE || state == SessionState.LOGOUT_SENT;
         transport = null;
+        sender.bind(null, 0);
         state = SessionState.DISCONNECTED;
         disconnectReason = reason;
         queue.clear();
@@ -329,42 +315,28 @@ public final class Session
         return work;
     }
 
-    /** The timer thresholds are derived once per logon, not per duty cycle. */
-    private void heartbeatInterval(final int seconds)
-    {
-        heartbeatIntervalNanos = seconds * NANOS_PER_SECOND;
-        testRequestDelayNanos = (long)(heartbeatIntervalNanos * (1 + settings.testRequestDelayMultiplier()));
-        heartbeatTimeoutNanos = (long)(heartbeatIntervalNanos * (1 + settings.heartbeatTimeoutMultiplier()));
-    }
-
     private int checkHeartbeats(final long nowNanos)
     {
-        if (heartbeatIntervalNanos <= 0)
-        {
-            return 0;
-        }
-        final long silence = nowNanos - lastReceivedNanos;
-        if (silence >= heartbeatTimeoutNanos)
-        {
-            disconnect("heartbeat timeout: nothing received for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms");
-            return 1;
-        }
         // timer messages that meet a full buffer are tried again next cycle: a buffer that never drains
         // is the slow-reader timeout's business, not theirs
-        if (!testRequestOutstanding && silence >= testRequestDelayNanos)
+        switch (heartbeats.due(nowNanos, sender.lastSentNanos()))
         {
-            if (send(AdminMessages.testRequest(admin, "TEST"), false) < 0)
-            {
+            case TIMEOUT:
+                disconnect("heartbeat timeout: nothing received for " + TimeUnit.NANOSECONDS.toMillis(heartbeats.silenceNanos(nowNanos))
+                    + " ms");
+                return 1;
+            case TEST_REQUEST:
+                if (sender.send(AdminMessages.testRequest(admin, "TEST"), false) < 0)
+                {
+                    return 0;
+                }
+                heartbeats.testRequestSent();
+                return 1;
+            case HEARTBEAT:
+                return sender.send(AdminMessages.heartbeat(admin, null, -1), false) < 0 ? 0 : 1;
+            default:
                 return 0;
-            }
-            testRequestOutstanding = true;
-            return 1;
         }
-        if (nowNanos - lastSentNanos >= heartbeatIntervalNanos)
-        {
-            return send(AdminMessages.heartbeat(admin, null, -1), false) < 0 ? 0 : 1;
-        }
-        return 0;
     }
 
     /** A frame the transport could not make sense of (bad BodyLength, no CheckSum where expected). */
@@ -456,7 +428,7 @@ public final class Session
         if (needsAnswer(msgType) && !transport.hasRoom(Math.min(ADMIN_ANSWER_RESERVE, transport.outboundBuffer().capacity())))
         {
             // no room for the answer yet: the message waits until the buffer drains (the peer is alive, though)
-            lastReceivedNanos = nowNanos;
+            heartbeats.heardFrom(nowNanos);
             return false;
         }
 
@@ -521,6 +493,8 @@ public final class Session
                 onLogon(message, nowNanos);
                 break;
             case MsgTypes.HEARTBEAT:
+            case MsgTypes.REJECT:
+                // nothing to answer: the checks, the sequence number, and the application hears of it
                 if (verify(message, nowNanos, true, true))
                 {
                     nextTargetSeqNum(nextTargetSeqNum + 1);
@@ -537,13 +511,6 @@ public final class Session
                 break;
             case MsgTypes.RESEND_REQUEST:
                 onResendRequest(message, nowNanos);
-                break;
-            case MsgTypes.REJECT:
-                if (verify(message, nowNanos, true, true))
-                {
-                    nextTargetSeqNum(nextTargetSeqNum + 1);
-                    application.onAdminMessage(this, message);
-                }
                 break;
             case MsgTypes.SEQUENCE_RESET:
                 onSequenceReset(message, nowNanos);
@@ -562,7 +529,7 @@ public final class Session
                     if (application.onAppMessage(this, message) == Action.ABORT)
                     {
                         abortedSeqNum = nextTargetSeqNum;
-                        lastReceivedNanos = nowNanos;
+                        heartbeats.heardFrom(nowNanos);
                         return false;
                     }
                     abortedSeqNum = 0;
@@ -684,8 +651,7 @@ public final class Session
         {
             resendRequestedUpTo = 0;
         }
-        lastReceivedNanos = nowNanos;
-        testRequestOutstanding = false;
+        heartbeats.received(nowNanos);
         return true;
     }
 
@@ -837,9 +803,8 @@ public final class Session
         if (role == SessionRole.ACCEPTOR)
         {
             final int heartBtInt = logon.intValue(Fix.HEART_BT_INT, settings.heartbeatIntervalSeconds());
-            heartbeatInterval(heartBtInt);
+            heartbeats.interval(heartBtInt);
             sendAdmin(AdminMessages.logon(admin, heartBtInt, resetRequested, null, null));
-            logonSent = true;
         }
         logonReceived = true;
         state = SessionState.ACTIVE;
@@ -885,7 +850,7 @@ public final class Session
             sendReject(request, rejection);
             return;
         }
-        final int lastSent = nextSenderSeqNum - 1;
+        final int lastSent = sender.nextSeqNum() - 1;
         // 0 (4.2+) and 999999 (4.0/4.1 habit) both mean "to the end"
         final int to = end == 0 || end >= 999_999 || end > lastSent ? lastSent : end;
         if (resender.start(begin, to))
@@ -991,83 +956,10 @@ public final class Session
      */
     private void sendAdmin(final MessageEncoder message)
     {
-        if (transport != null && send(message, false) == SendResult.BACK_PRESSURED)
+        if (transport != null && sender.send(message, false) == SendResult.BACK_PRESSURED)
         {
             log.warn(id, "outbound buffer full: session message " + (char)message.msgType()[0] + " not sent");
         }
-    }
-
-    private long send(final MessageEncoder message, final boolean persist)
-    {
-        if (transport == null)
-        {
-            return SendResult.NOT_LOGGED_ON;
-        }
-        final int seqNum = nextSenderSeqNum;
-        if (seqNum <= 0)
-        {
-            return SendResult.NOT_LOGGED_ON; // past 2147483647: nothing goes out under a wrapped number
-        }
-        final int length = writer.length(message.msgTypeLength(), seqNum, false, 0, message.extraHeaderLength(), message.bodyLength());
-        final int offset = transport.claim(length);
-        if (offset < 0)
-        {
-            return length > transport.outboundBuffer().capacity() ? SendResult.TOO_LARGE : SendResult.BACK_PRESSURED;
-        }
-        final long now = clock.nanoTime();
-        final MutableDirectBuffer out = transport.outboundBuffer();
-        writer.write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, now, false, null, 0, 0,
-            message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength());
-        transport.commit(offset, length);
-        messageLog.message(out, offset, length, now);
-        if (persist)
-        {
-            store.storeSent(seqNum, out, offset, length);
-        }
-        nextSenderSeqNum = seqNum + 1;
-        store.nextSenderSeqNum(nextSenderSeqNum);
-        lastSentNanos = now;
-        return seqNum;
-    }
-
-    /**
-     * Writes a resent message under its original MsgSeqNum with PossDupFlag=Y and
-     * OrigSendingTime; the body comes from the store. Returns false when back-pressured.
-     */
-    boolean resend(final int seqNum, final MessageEncoder message, final DirectBuffer origSendingTime, final int origOffset,
-        final int origLength)
-    {
-        final int length = writer.length(message.msgTypeLength(), seqNum, true, origLength, message.extraHeaderLength(),
-            message.bodyLength());
-        // a resend leaves a quarter of the buffer to new messages, which are served between its chunks
-        final int offset = transport == null || !transport.hasRoom(Math.min(length + transport.outboundBuffer().capacity() / 4,
-            transport.outboundBuffer().capacity())) ? SessionTransport.BACK_PRESSURED : transport.claim(length);
-        if (offset < 0)
-        {
-            return false;
-        }
-        final long now = clock.nanoTime();
-        writer.write(transport.outboundBuffer(), offset, message.msgType(), message.msgTypeLength(), seqNum, now, true,
-            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(),
-            message.body(), message.bodyLength());
-        transport.commit(offset, length);
-        messageLog.message(transport.outboundBuffer(), offset, length, now);
-        lastSentNanos = now;
-        return true;
-    }
-
-    /** SequenceReset-GapFill at {@code seqNum} covering everything up to {@code newSeqNo} - 1. */
-    boolean sendGapFill(final int seqNum, final int newSeqNo)
-    {
-        AdminMessages.gapFill(admin, newSeqNo);
-        // A gap fill has no original: its OrigSendingTime is its own SendingTime.
-        final int origLength = UtcTimestamps.encode(timestampScratch, 0, clock.nanoTime(), settings.timestampPrecision());
-        return resend(seqNum, admin, timestampScratch, 0, origLength);
-    }
-
-    MessageStore store()
-    {
-        return store;
     }
 
     // ----------------------------------------------------------------------------------------
@@ -1091,7 +983,7 @@ public final class Session
     private void resetSequenceNumbers()
     {
         store.reset();
-        nextSenderSeqNum = 1;
+        sender.resetSeqNum();
         nextTargetSeqNum = 1;
         resendRequestedUpTo = 0;
         queue.clear();
