@@ -1,24 +1,28 @@
 package org.fixlab.engine.store;
 
-import java.util.Arrays;
+import static org.agrona.UnsafeAccess.UNSAFE;
 
 /**
  * Where each stored sequence number's latest record is, for the file and mapped stores: addressed
- * directly by sequence number, in chunks of 65,536 positions. A chunk is allocated the first time a
- * number in its range is stored and is kept for the store's life, so a session that outgrows the
- * chunks allocated up front costs 8 bytes a message once, and never copies or drops a table: the
- * index makes no garbage, however long the session.
+ * directly by sequence number, in chunks of 65,536 positions. A chunk is native memory, allocated the
+ * first time a number in its range is stored and kept until the store closes, so a session that outgrows
+ * the chunks allocated up front costs 8 bytes a message of native memory once and nothing on the Java
+ * heap: the index makes no garbage and no allocation the GC sees, however long the session. Never
+ * copies or drops a table. Not thread-safe; after {@link #close()} every position reads as missing.
  */
-final class ChunkedSequenceIndex
+final class ChunkedSequenceIndex implements AutoCloseable
 {
     static final long MISSING = -1;
 
     private static final int CHUNK_BITS = 16;
     private static final int CHUNK_SIZE = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK_SIZE - 1;
+    private static final long CHUNK_BYTES = (long)CHUNK_SIZE * Long.BYTES;
+    /** Every byte of MISSING (-1): a chunk is filled with it in one setMemory. */
+    private static final byte MISSING_BYTE = (byte)0xFF;
 
-    /** One slot per chunk of the positive int range: 32,768 references. */
-    private final long[][] chunks = new long[1 << (Integer.SIZE - 1 - CHUNK_BITS)][];
+    /** The native address of each chunk of the positive int range (32,768 of them), 0 where none is allocated. */
+    private final long[] chunks = new long[1 << (Integer.SIZE - 1 - CHUNK_BITS)];
     private int lowest = Integer.MAX_VALUE;
     private int highest;
 
@@ -41,13 +45,13 @@ final class ChunkedSequenceIndex
         {
             throw new IllegalArgumentException("sequence numbers are positive, got " + seqNum);
         }
-        long[] chunk = chunks[seqNum >>> CHUNK_BITS];
-        if (chunk == null)
+        long chunk = chunks[seqNum >>> CHUNK_BITS];
+        if (chunk == 0)
         {
             chunk = newChunk();
             chunks[seqNum >>> CHUNK_BITS] = chunk;
         }
-        chunk[seqNum & CHUNK_MASK] = position;
+        UNSAFE.putLong(chunk + ((long)(seqNum & CHUNK_MASK) << 3), position);
         lowest = Math.min(lowest, seqNum);
         highest = Math.max(highest, seqNum);
     }
@@ -59,8 +63,8 @@ final class ChunkedSequenceIndex
         {
             return MISSING;
         }
-        final long[] chunk = chunks[seqNum >>> CHUNK_BITS];
-        return chunk == null ? MISSING : chunk[seqNum & CHUNK_MASK];
+        final long chunk = chunks[seqNum >>> CHUNK_BITS];
+        return chunk == 0 ? MISSING : UNSAFE.getLong(chunk + ((long)(seqNum & CHUNK_MASK) << 3));
     }
 
     /** No stored seqNum is below this. Greater than {@link #highest} when empty. */
@@ -82,9 +86,9 @@ final class ChunkedSequenceIndex
         {
             for (int chunk = lowest >>> CHUNK_BITS, last = highest >>> CHUNK_BITS; chunk <= last; chunk++)
             {
-                if (chunks[chunk] != null)
+                if (chunks[chunk] != 0)
                 {
-                    Arrays.fill(chunks[chunk], MISSING);
+                    UNSAFE.setMemory(chunks[chunk], CHUNK_BYTES, MISSING_BYTE);
                 }
             }
         }
@@ -92,10 +96,26 @@ final class ChunkedSequenceIndex
         highest = 0;
     }
 
-    private static long[] newChunk()
+    /** Frees the chunks' native memory. */
+    @Override
+    public void close()
     {
-        final long[] chunk = new long[CHUNK_SIZE];
-        Arrays.fill(chunk, MISSING);
+        for (int i = 0; i < chunks.length; i++)
+        {
+            if (chunks[i] != 0)
+            {
+                UNSAFE.freeMemory(chunks[i]);
+                chunks[i] = 0;
+            }
+        }
+        lowest = Integer.MAX_VALUE;
+        highest = 0;
+    }
+
+    private static long newChunk()
+    {
+        final long chunk = UNSAFE.allocateMemory(CHUNK_BYTES);
+        UNSAFE.setMemory(chunk, CHUNK_BYTES, MISSING_BYTE);
         return chunk;
     }
 }

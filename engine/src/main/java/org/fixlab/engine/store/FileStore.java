@@ -20,8 +20,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * is moved past the highest stored message (see {@link PersistentStore#advancePastStoredMessages}).
  *
  * <p>{@link #storeSent} writes once through a reused direct buffer and does not allocate in steady
- * state; the index allocates one more chunk of 65,536 positions each time the session's sequence numbers
- * outgrow it, and frees nothing. Not thread-safe.
+ * state; the index takes one more chunk of 65,536 positions of native memory (not the Java heap) each time
+ * the session's sequence numbers outgrow it, freed when the store closes. Not thread-safe.
  */
 public final class FileStore extends PersistentStore
 {

@@ -124,7 +124,14 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         }
         finally
         {
-            release();
+            try
+            {
+                release();
+            }
+            finally
+            {
+                index.close();
+            }
         }
     }
 

@@ -53,6 +53,18 @@ class SequenceIndexTest
     }
 
     @Test
+    void aClosedIndexHasFreedItsChunksAndReadsEveryNumberAsMissing()
+    {
+        final ChunkedSequenceIndex index = new ChunkedSequenceIndex(1 << 16);
+        index.put(3, 30);
+        index.put(1 << 20, 40);
+        index.close();
+        assertEquals(ChunkedSequenceIndex.MISSING, index.position(3));
+        assertEquals(ChunkedSequenceIndex.MISSING, index.position(1 << 20));
+        index.close(); // twice is harmless
+    }
+
+    @Test
     void chunkedIndexForgetsOnClearAndStartsAgain()
     {
         final ChunkedSequenceIndex index = new ChunkedSequenceIndex(1 << 16);
