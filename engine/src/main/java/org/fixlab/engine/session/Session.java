@@ -339,6 +339,16 @@ public final class Session
         }
     }
 
+    /**
+     * The transport is about to write to the socket: the store's batch of this duty cycle (the
+     * messages being written and the sequence numbers) goes to the operating system first, so a
+     * message the peer can have received survives a crash of this process.
+     */
+    public void beforeTransportWrite()
+    {
+        store.writePending();
+    }
+
     /** A frame the transport could not make sense of (bad BodyLength, no CheckSum where expected). */
     public void onGarbledFrame(final String why)
     {

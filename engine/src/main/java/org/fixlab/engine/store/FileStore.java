@@ -19,6 +19,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * crash or power loss is cut off (the file truncated there), never replayed. The next sender seqNum
  * is moved past the highest stored message (see {@link PersistentStore#advancePastStoredMessages}).
  *
+ * <p>Under the {@code none} and {@code interval} sync policies, a record is written when it is stored
+ * and the sequence numbers once per duty cycle ({@link #writePending}, before the transport writes to
+ * the socket): one system call per message sent and none per message received, where writing the
+ * numbers each time cost one more per message either way. Under {@code every-message} each record and
+ * sequence number is written and forced before the call returns.
+ *
  * <p>{@link #storeSent} writes once through a reused direct buffer and does not allocate in steady
  * state; the index takes one more chunk of 65,536 positions of native memory (not the Java heap) each time
  * the session's sequence numbers outgrow it, freed when the store closes. Not thread-safe.
@@ -36,6 +42,8 @@ public final class FileStore extends PersistentStore
     private final UnsafeBuffer slotsBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(SequenceNumberSlots.LENGTH));
     private UnsafeBuffer writeBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(INITIAL_WRITE_BUFFER_BYTES));
     private long dataEnd;
+    /** Sequence numbers changed since they were last written (never under every-message). */
+    private boolean seqNumsPending;
 
     private FileStore(final Path dir, final String sessionKey, final StoreOptions options)
     {
@@ -83,6 +91,23 @@ public final class FileStore extends PersistentStore
     }
 
     /**
+     * Writes the sequence numbers a duty cycle changed, with one system call. Runs before the transport
+     * writes to the socket and on every duty cycle, so no MsgSeqNum a peer can have seen is reused after
+     * a crash of the process. The records themselves are written as they are stored (a message trySend
+     * accepted is in the OS when it returns), and recovery moves the sender number past the highest
+     * stored record, so deferring the numbers loses nothing.
+     */
+    @Override
+    public void writePending()
+    {
+        if (seqNumsPending)
+        {
+            seqNumsPending = false;
+            writeSeqNumSlot();
+        }
+    }
+
+    /**
      * Empties the body, then writes 1 and 1 as sequence numbers, forcing each step: a crash in between
      * leaves the old sequence numbers and no messages, which the session answers with gap fills.
      * The reverse order could leave old messages that recovery would move the new counter past.
@@ -95,10 +120,11 @@ public final class FileStore extends PersistentStore
         body.force();
         reader.invalidate();
         index.clear();
+        seqNumsPending = false;
         dataEnd = 0;
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
-        writeSeqNums();
+        writeSeqNumSlot();
         seqNumsFile.force();
         forced();
     }
@@ -135,14 +161,22 @@ public final class FileStore extends PersistentStore
     @Override
     void writeSeqNums()
     {
+        if (!sync.onWrite())
+        {
+            seqNumsPending = true; // written once per duty cycle, by writePending
+            return;
+        }
+        writePending();
+        writeSeqNumSlot();
+        seqNumsFile.force();
+        sync.onForced(0);
+        forced();
+    }
+
+    private void writeSeqNumSlot()
+    {
         final int slotOffset = seqNums.writeNext(slotsBuffer, 0, crc);
         seqNumsFile.writeFully(bytes(slotsBuffer, slotOffset, slotOffset + SequenceNumberSlots.SLOT_LENGTH), slotOffset);
-        if (sync.onWrite())
-        {
-            seqNumsFile.force();
-            sync.onForced(0);
-            forced();
-        }
     }
 
     @Override
@@ -160,6 +194,7 @@ public final class FileStore extends PersistentStore
     @Override
     void forceAll()
     {
+        writePending();
         body.force();
         seqNumsFile.force();
     }

@@ -42,7 +42,18 @@ public interface MessageStore extends AutoCloseable
     void reset();
 
     /**
-     * Called on every duty cycle of the session's thread with that loop's clock: under
+     * Hands what the store holds back in memory to the operating system: a file store batches the
+     * records and sequence numbers of a duty cycle into one write each. The transport calls it before
+     * it writes to the socket, so any message a peer can have seen survives a crash of the process.
+     * A no-op for stores that hold nothing back.
+     */
+    default void writePending()
+    {
+    }
+
+    /**
+     * Called on every duty cycle of the session's thread with that loop's clock: writes what is
+     * pending ({@link #writePending()}), then under
      * {@link SyncPolicy#INTERVAL} forces what was written since the last force if the interval has
      * passed; otherwise nothing to do ({@link SyncPolicy#NONE} leaves it to the OS,
      * {@link SyncPolicy#EVERY_MESSAGE} has forced already, memory has no device). No system call and

@@ -75,6 +75,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     public final int replay(final int fromSeqNum, final int toSeqNum, final SentMessageHandler handler)
     {
         checkOpen();
+        writePending(); // a record still in the batch is read back from the file like the others
         int reported = 0;
         for (long seqNum = Math.max(fromSeqNum, index.lowest()), last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
         {
@@ -97,6 +98,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     public final void flush(final long nowNanos)
     {
         checkOpen();
+        writePending();
         if (sync.isDue(nowNanos))
         {
             forceAll();
@@ -116,6 +118,7 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         closed = true;
         try
         {
+            writePending();
             if (sync.isDirty())
             {
                 forceAll();

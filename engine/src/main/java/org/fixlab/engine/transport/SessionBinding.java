@@ -27,6 +27,12 @@ final class SessionBinding implements TcpConnection.FrameHandler
     }
 
     @Override
+    public void beforeWrite(final TcpConnection connection)
+    {
+        session.beforeTransportWrite();
+    }
+
+    @Override
     public void onClosed(final TcpConnection connection, final String reason)
     {
         if (session.transport() == connection)

@@ -36,6 +36,14 @@ public final class TcpConnection implements SessionTransport
         void onGarbled(TcpConnection connection, String why);
 
         void onClosed(TcpConnection connection, String reason);
+
+        /**
+         * Committed bytes are about to be written to the socket: whatever the session holds back for
+         * them (its store's batch of the duty cycle) must reach the operating system first.
+         */
+        default void beforeWrite(final TcpConnection connection)
+        {
+        }
     }
 
     private final SocketChannel channel;
@@ -294,6 +302,7 @@ public final class TcpConnection implements SessionTransport
         {
             return 0;
         }
+        handler.beforeWrite(this);
         try
         {
             outboundBytes.limit(committedUpTo).position(flushedUpTo);

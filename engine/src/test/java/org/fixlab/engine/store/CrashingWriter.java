@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The child process of {@link CrashRecoveryTest}: opens a store and stores {@link TestMessages} as a
- * session would (store the message, then advance the counters) until it is killed.
+ * session would (store the message, advance the counters, end the duty cycle) until it is killed.
  *
  * <p>Arguments: the {@link StoreKind} name and the store directory.
  */
@@ -31,6 +31,7 @@ public final class CrashingWriter
             store.storeSent(seqNum, message, 0, message.capacity());
             store.nextSenderSeqNum(seqNum + 1);
             store.nextTargetSeqNum(seqNum + 1);
+            store.flush(System.nanoTime()); // the end of a duty cycle, as the engine's loop calls it
             if (seqNum % 16 == 0)
             {
                 // Keeps the files to tens of MiB per run, well under a mapping's 2 GiB.

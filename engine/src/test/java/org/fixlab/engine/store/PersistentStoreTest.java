@@ -141,6 +141,7 @@ class PersistentStoreTest
         {
             store.nextSenderSeqNum(10);
             store.nextTargetSeqNum(20);
+            store.flush(0); // a duty cycle ends: the file store writes its numbers once per cycle
             store.nextSenderSeqNum(11);
         }
         final Path file = kind.seqNumsFile(dir);
