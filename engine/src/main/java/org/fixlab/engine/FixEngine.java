@@ -125,7 +125,7 @@ public final class FixEngine implements AutoCloseable
     {
         final SessionSettings settings = sessionSettings().validator(SessionConfigurations.validatorFor(configuration, id.version()));
         customize.accept(settings);
-        final MessageStore store = MessageStores.open(SessionConfigurations.storeType(configuration),
+        final MessageStore store = MessageStores.open(configuration.storeType(),
             configuration.storeDirectory(), id.key(), SessionConfigurations.storeOptions(configuration));
         stores.add(store);
         return new Session(id, role, settings, store, application, clock, log,

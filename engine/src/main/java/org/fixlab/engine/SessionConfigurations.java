@@ -10,8 +10,6 @@ import org.fixlab.engine.dictionary.ValidationOptions;
 
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.store.StoreOptions;
-import org.fixlab.engine.store.StoreType;
-import org.fixlab.engine.store.SyncPolicy;
 import org.fixlab.engine.session.SessionSettings;
 
 /** Turns the engine-wide configuration into per-session settings and store options. */
@@ -56,28 +54,10 @@ final class SessionConfigurations
             new ValidationOptions().validateUserDefinedFields(c.bool("validateUserDefinedFields")));
     }
 
-    static StoreType storeType(final EngineConfiguration c)
-    {
-        return StoreType.parse(c.storeType());
-    }
-
     static StoreOptions storeOptions(final EngineConfiguration c)
     {
-        final SyncPolicy policy;
-        switch (c.storeSyncPolicy())
-        {
-            case "every-message":
-                policy = SyncPolicy.EVERY_MESSAGE;
-                break;
-            case "interval":
-                policy = SyncPolicy.INTERVAL;
-                break;
-            default:
-                policy = SyncPolicy.NONE;
-                break;
-        }
         return new StoreOptions()
-            .syncPolicy(policy)
+            .syncPolicy(c.storeSyncPolicy())
             .syncIntervalNanos(TimeUnit.MILLISECONDS.toNanos(c.integer("storeSyncIntervalMs")))
             .memoryCapacityBytes(c.integer("memoryStoreCapacity"))
             .indexCapacity(c.integer("storeIndexCapacity"));

@@ -25,4 +25,17 @@ public enum TimestampPrecision
     {
         return fractionDigits == 0 ? 17 : 18 + fractionDigits;
     }
+
+    /** Parses "seconds", "millis", "micros" or "nanos", in any case, as the configuration names them. */
+    public static TimestampPrecision of(final String key)
+    {
+        for (final TimestampPrecision precision : values())
+        {
+            if (precision.name().equalsIgnoreCase(key))
+            {
+                return precision;
+            }
+        }
+        throw new IllegalArgumentException("'" + key + "' is not a precision (expected seconds, millis, micros or nanos)");
+    }
 }

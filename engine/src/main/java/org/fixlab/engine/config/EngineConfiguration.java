@@ -17,12 +17,24 @@ import java.util.TreeSet;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.messagelog.FieldDelimiter;
 import org.fixlab.engine.messagelog.MessageLogWriter;
+import org.fixlab.engine.store.StoreType;
+import org.fixlab.engine.store.SyncPolicy;
+
+import static org.fixlab.engine.config.OptionKind.BOOL;
+import static org.fixlab.engine.config.OptionKind.PATH;
+import static org.fixlab.engine.config.OptionKind.POSITIVE_NUMBER;
+import static org.fixlab.engine.config.OptionKind.TEXT;
+import static org.fixlab.engine.config.OptionKind.choice;
+import static org.fixlab.engine.config.OptionKind.listOf;
+import static org.fixlab.engine.config.OptionKind.powerOfTwo;
+import static org.fixlab.engine.config.OptionKind.range;
 
 /**
  * Every engine option in one object. Each option has a key (as written in {@code engine.properties}),
- * a default per {@link Preset}, and a one-line description; {@link #options()} lists them all, which
- * is what the configuration reference is generated from. Values are checked when set: an unknown key
- * or a bad value is refused with a message naming the key.
+ * an {@link OptionKind} that says which values it accepts, a default per {@link Preset}, and a one-line
+ * description; {@link #options()} lists them all, which is what the configuration reference is generated
+ * from. Values are checked by their kind when set: an unknown key or a bad value is refused with a
+ * message naming the key.
  *
  * <p>Load with {@link #load(Path)} or {@link #fromProperties(Properties)}, or start from
  * {@link #preset(Preset)} and call {@link #set(String, String)}.
@@ -33,62 +45,63 @@ public final class EngineConfiguration
 
     private static final Map<String, EngineOption> OPTIONS = new LinkedHashMap<>();
 
-    private static void option(final String key, final String balanced, final String optimized, final String doc)
+    private static void option(final String key, final OptionKind kind, final String balanced, final String optimized,
+        final String doc)
     {
-        OPTIONS.put(key, new EngineOption(key, balanced, optimized, doc));
+        OPTIONS.put(key, new EngineOption(key, kind, balanced, optimized, doc));
     }
 
     static
     {
         // transport
-        option("tcpNoDelay", "false", "true", "TCP_NODELAY: true turns Nagle's algorithm off (send small messages at once)");
-        option("socketSendBufferSize", "262144", "1048576", "SO_SNDBUF in bytes, 0 for the OS default");
-        option("socketReceiveBufferSize", "262144", "1048576", "SO_RCVBUF in bytes, 0 for the OS default");
-        option("inboundBufferSize", "262144", "262144", "bytes read from a socket per connection before messages are cut out");
-        option("outboundBufferSize", "262144", "1048576", "bytes of outbound messages buffered per connection; full means back-pressure");
-        option("slowReaderTimeoutMs", "10000", "10000", "close a connection whose outbound buffer has held bytes and written none of them for this long (a peer that stopped reading); a buffer that is full but draining is back-pressure, never a reason to close");
-        option("maxMessageSize", "65536", "65536", "largest inbound message in bytes; a longer BodyLength closes the connection");
-        option("maxFieldsPerMessage", "1024", "1024", "most fields one message may have");
-        option("maxPendingConnections", "64", "64", "accepted connections that have not logged on yet; more are closed at once");
-        option("reconnectIntervalMs", "1000", "1000", "initiator: first pause before reconnecting; doubles per failure");
-        option("reconnectMaxIntervalMs", "30000", "30000", "initiator: longest pause between reconnect attempts");
+        option("tcpNoDelay", BOOL, "false", "true", "TCP_NODELAY: true turns Nagle's algorithm off (send small messages at once)");
+        option("socketSendBufferSize", range(0, Integer.MAX_VALUE), "262144", "1048576", "SO_SNDBUF in bytes, 0 for the OS default");
+        option("socketReceiveBufferSize", range(0, Integer.MAX_VALUE), "262144", "1048576", "SO_RCVBUF in bytes, 0 for the OS default");
+        option("inboundBufferSize", range(1024, Integer.MAX_VALUE), "262144", "262144", "bytes read from a socket per connection before messages are cut out");
+        option("outboundBufferSize", range(1024, Integer.MAX_VALUE), "262144", "1048576", "bytes of outbound messages buffered per connection; full means back-pressure");
+        option("slowReaderTimeoutMs", range(1, Integer.MAX_VALUE), "10000", "10000", "close a connection whose outbound buffer has held bytes and written none of them for this long (a peer that stopped reading); a buffer that is full but draining is back-pressure, never a reason to close");
+        option("maxMessageSize", range(1024, Integer.MAX_VALUE), "65536", "65536", "largest inbound message in bytes; a longer BodyLength closes the connection");
+        option("maxFieldsPerMessage", range(1, 1_000_000), "1024", "1024", "most fields one message may have");
+        option("maxPendingConnections", range(1, 1_000_000), "64", "64", "accepted connections that have not logged on yet; more are closed at once");
+        option("reconnectIntervalMs", range(1, Integer.MAX_VALUE), "1000", "1000", "initiator: first pause before reconnecting; doubles per failure");
+        option("reconnectMaxIntervalMs", range(1, Integer.MAX_VALUE), "30000", "30000", "initiator: longest pause between reconnect attempts");
         // threading
-        option("idleStrategy", "backoff", "busy-spin", "engine thread when idle: busy-spin, yielding, backoff or sleeping");
-        option("cpuAffinity", "false", "true", "pin the engine thread to a CPU (OpenHFT Affinity); falls back to unpinned with one log line");
-        option("cpuAffinityCpu", "-1", "-1", "CPU to pin to; -1 lets Affinity pick the last free one");
+        option("idleStrategy", choice(IdleStrategyType::of), "backoff", "busy-spin", "engine thread when idle: busy-spin, yielding, backoff or sleeping");
+        option("cpuAffinity", BOOL, "false", "true", "pin the engine thread to a CPU (OpenHFT Affinity); falls back to unpinned with one log line");
+        option("cpuAffinityCpu", range(-1, 4096), "-1", "-1", "CPU to pin to; -1 lets Affinity pick the last free one");
         // store
-        option("storeType", "file", "memory", "message store: memory, file or mapped (memory-mapped file)");
-        option("storeDirectory", "fixlab-store", "fixlab-store", "directory of file and mapped stores");
-        option("storeSyncPolicy", "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
-        option("storeSyncIntervalMs", "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
-        option("storeIndexCapacity", "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
+        option("storeType", choice(StoreType::of), "file", "memory", "message store: memory, file or mapped (memory-mapped file)");
+        option("storeDirectory", PATH, "fixlab-store", "fixlab-store", "directory of file and mapped stores");
+        option("storeSyncPolicy", choice(SyncPolicy::of), "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
+        option("storeSyncIntervalMs", range(1, Integer.MAX_VALUE), "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
+        option("storeIndexCapacity", range(1, 1 << 30), "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
         // message log
-        option("messageLog", "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format), written by a thread of its own");
-        option("messageLogDirectory", "", "", "directory of the message log files; empty puts them beside the store's, in storeDirectory");
-        option("messageLogDelimiter", "soh", "soh", "field delimiter in the message log: soh (as QuickFIX/J writes it) or pipe; other control and non-ASCII bytes are always escaped as \\xNN");
-        option("messageLogBufferSize", "8388608", "8388608", "bytes (a power of two, at least 1 MiB) of the ring between the engine thread and the message log's writer; when full, the engine waits for it");
-        option("memoryStoreCapacity", "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
+        option("messageLog", BOOL, "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format), written by a thread of its own");
+        option("messageLogDirectory", PATH, "", "", "directory of the message log files; empty puts them beside the store's, in storeDirectory");
+        option("messageLogDelimiter", choice(FieldDelimiter::of), "soh", "soh", "field delimiter in the message log: soh (as QuickFIX/J writes it) or pipe; other control and non-ASCII bytes are always escaped as \\xNN");
+        option("messageLogBufferSize", powerOfTwo(MessageLogWriter.MIN_BUFFER_SIZE, 1 << 30, ""), "8388608", "8388608", "bytes (a power of two, at least 1 MiB) of the ring between the engine thread and the message log's writer; when full, the engine waits for it");
+        option("memoryStoreCapacity", powerOfTwo(1, 1 << 30, "the ring is indexed by mask"), "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
-        option("validateChecksum", "true", "false", "drop inbound messages with a wrong CheckSum(10)");
-        option("validateGarbledMessage", "true", "false", "drop inbound messages whose first fields are not 8, 9, 35 or that do not parse");
-        option("validateDictionary", "false", "false", "validate against a data dictionary: required fields, enums, formats, order, groups");
-        option("dictionaryFile", "", "", "QuickFIX-format XML dictionary; empty uses the standard FIX42.xml/FIX44.xml");
-        option("validateUserDefinedFields", "true", "true", "with a dictionary: reject tags >= 5000 that it does not define");
-        option("checkCompId", "true", "true", "reject and log out on a SenderCompID/TargetCompID that is not the session's");
-        option("checkLatency", "true", "false", "reject and log out on a SendingTime(52) too far from our clock");
-        option("maxLatencySeconds", "120", "120", "with checkLatency, the largest accepted clock difference");
+        option("validateChecksum", BOOL, "true", "false", "drop inbound messages with a wrong CheckSum(10)");
+        option("validateGarbledMessage", BOOL, "true", "false", "drop inbound messages whose first fields are not 8, 9, 35 or that do not parse");
+        option("validateDictionary", BOOL, "false", "false", "validate against a data dictionary: required fields, enums, formats, order, groups");
+        option("dictionaryFile", PATH, "", "", "QuickFIX-format XML dictionary; empty uses the standard FIX42.xml/FIX44.xml");
+        option("validateUserDefinedFields", BOOL, "true", "true", "with a dictionary: reject tags >= 5000 that it does not define");
+        option("checkCompId", BOOL, "true", "true", "reject and log out on a SenderCompID/TargetCompID that is not the session's");
+        option("checkLatency", BOOL, "true", "false", "reject and log out on a SendingTime(52) too far from our clock");
+        option("maxLatencySeconds", range(1, Integer.MAX_VALUE), "120", "120", "with checkLatency, the largest accepted clock difference");
         // session
-        option("heartbeatIntervalSeconds", "30", "30", "HeartBtInt(108) an initiator proposes");
-        option("testRequestDelayMultiplier", "0.5", "0.5", "send TestRequest after (1 + this) x HeartBtInt of silence");
-        option("heartbeatTimeoutMultiplier", "1.4", "1.4", "disconnect after (1 + this) x HeartBtInt of silence");
-        option("logonTimeoutSeconds", "10", "10", "close a connection that has not completed Logon in this time");
-        option("logoutTimeoutSeconds", "2", "2", "close after our Logout if the peer does not answer in this time");
-        option("resetOnLogon", "false", "false", "start both sequence numbers at 1 on every Logon");
-        option("resetOnLogout", "false", "false", "start both sequence numbers at 1 after a Logout");
-        option("resetOnDisconnect", "false", "false", "start both sequence numbers at 1 whenever the connection drops");
-        option("timestampPrecision", "millis", "millis", "SendingTime precision: seconds, millis, micros or nanos");
-        option("resendChunkMessages", "256", "256", "messages replayed per duty cycle when answering a ResendRequest");
-        option("maxQueuedInboundBytes", "4194304", "4194304", "bytes of early messages held while a sequence gap is filled");
+        option("heartbeatIntervalSeconds", range(1, Integer.MAX_VALUE), "30", "30", "HeartBtInt(108) an initiator proposes");
+        option("testRequestDelayMultiplier", POSITIVE_NUMBER, "0.5", "0.5", "send TestRequest after (1 + this) x HeartBtInt of silence");
+        option("heartbeatTimeoutMultiplier", POSITIVE_NUMBER, "1.4", "1.4", "disconnect after (1 + this) x HeartBtInt of silence");
+        option("logonTimeoutSeconds", range(1, Integer.MAX_VALUE), "10", "10", "close a connection that has not completed Logon in this time");
+        option("logoutTimeoutSeconds", range(1, Integer.MAX_VALUE), "2", "2", "close after our Logout if the peer does not answer in this time");
+        option("resetOnLogon", BOOL, "false", "false", "start both sequence numbers at 1 on every Logon");
+        option("resetOnLogout", BOOL, "false", "false", "start both sequence numbers at 1 after a Logout");
+        option("resetOnDisconnect", BOOL, "false", "false", "start both sequence numbers at 1 whenever the connection drops");
+        option("timestampPrecision", choice(TimestampPrecision::of), "millis", "millis", "SendingTime precision: seconds, millis, micros or nanos");
+        option("resendChunkMessages", range(1, 1_000_000), "256", "256", "messages replayed per duty cycle when answering a ResendRequest");
+        option("maxQueuedInboundBytes", range(1024, Integer.MAX_VALUE), "4194304", "4194304", "bytes of early messages held while a sequence gap is filled");
         tlsOptions();
     }
 
@@ -96,38 +109,16 @@ public final class EngineConfiguration
 
     private static void tlsOptions()
     {
-        option("tlsEnabled", "false", "false", "TLS on every connection of this engine, acceptor and initiator (SSLEngine on the engine thread)");
-        option("tlsKeyStore", "", "", "TLS: key store file with this side's certificate and key; needed to accept, optional to initiate (client certificate)");
-        option("tlsKeyStorePassword", "", "", "TLS: password of the key store and its key (shown masked)");
-        option("tlsKeyStoreType", "PKCS12", "PKCS12", "TLS: key store type, PKCS12 or JKS");
-        option("tlsTrustStore", "", "", "TLS: trust store file (certificates of trusted peers or CAs); empty uses the JDK's default");
-        option("tlsTrustStorePassword", "", "", "TLS: password of the trust store (shown masked)");
-        option("tlsTrustStoreType", "PKCS12", "PKCS12", "TLS: trust store type, PKCS12 or JKS");
-        option("tlsProtocols", "TLSv1.3,TLSv1.2", "TLSv1.3,TLSv1.2", "TLS: protocols offered, comma-separated, of TLSv1.3 and TLSv1.2");
-        option("tlsNeedClientAuth", "false", "false", "TLS acceptor: require a client certificate that the trust store accepts");
-        option("tlsVerifyHostname", "true", "true", "TLS initiator: require the acceptor's certificate to name the host connected to (endpoint identification)");
-    }
-
-    private void validateTls(final String key)
-    {
-        switch (key)
-        {
-            case "tlsProtocols" ->
-            {
-                for (final String protocol : value(key).split("\\s*,\\s*"))
-                {
-                    if (!protocol.equals("TLSv1.3") && !protocol.equals("TLSv1.2"))
-                    {
-                        throw new IllegalArgumentException("'" + protocol + "' is not offered (expected TLSv1.3 and/or TLSv1.2)");
-                    }
-                }
-            }
-            case "tlsEnabled", "tlsNeedClientAuth", "tlsVerifyHostname" -> bool(key);
-            default ->
-            {
-                // files, passwords and store types are checked when the engine builds its TLS context
-            }
-        }
+        option("tlsEnabled", BOOL, "false", "false", "TLS on every connection of this engine, acceptor and initiator (SSLEngine on the engine thread)");
+        option("tlsKeyStore", PATH, "", "", "TLS: key store file with this side's certificate and key; needed to accept, optional to initiate (client certificate)");
+        option("tlsKeyStorePassword", TEXT, "", "", "TLS: password of the key store and its key (shown masked)");
+        option("tlsKeyStoreType", TEXT, "PKCS12", "PKCS12", "TLS: key store type, PKCS12 or JKS");
+        option("tlsTrustStore", PATH, "", "", "TLS: trust store file (certificates of trusted peers or CAs); empty uses the JDK's default");
+        option("tlsTrustStorePassword", TEXT, "", "", "TLS: password of the trust store (shown masked)");
+        option("tlsTrustStoreType", TEXT, "PKCS12", "PKCS12", "TLS: trust store type, PKCS12 or JKS");
+        option("tlsProtocols", listOf("TLSv1.3", "TLSv1.2"), "TLSv1.3,TLSv1.2", "TLSv1.3,TLSv1.2", "TLS: protocols offered, comma-separated, of TLSv1.3 and TLSv1.2");
+        option("tlsNeedClientAuth", BOOL, "false", "false", "TLS acceptor: require a client certificate that the trust store accepts");
+        option("tlsVerifyHostname", BOOL, "true", "true", "TLS initiator: require the acceptor's certificate to name the host connected to (endpoint identification)");
     }
 
     /** Passwords are never printed: describe() goes to logs, effectiveValues() into run manifests. */
@@ -226,7 +217,7 @@ public final class EngineConfiguration
         final String previous = values.put(key, value);
         try
         {
-            validate(key);
+            OPTIONS.get(key).kind().validate(value);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -234,89 +225,6 @@ public final class EngineConfiguration
             throw new IllegalArgumentException(key + ": " + ex.getMessage(), ex);
         }
         return this;
-    }
-
-    private void validate(final String key)
-    {
-        if (key.startsWith("tls"))
-        {
-            validateTls(key);
-            return;
-        }
-        switch (key)
-        {
-            case "idleStrategy":
-                idleStrategy();
-                break;
-            case "storeType":
-                storeType();
-                break;
-            case "storeSyncPolicy":
-                storeSyncPolicy();
-                break;
-            case "timestampPrecision":
-                timestampPrecision();
-                break;
-            case "storeDirectory":
-            case "dictionaryFile":
-            case "messageLogDirectory":
-                break;
-            case "messageLogDelimiter":
-                messageLogDelimiter();
-                break;
-            case "messageLogBufferSize":
-                integer(key, MessageLogWriter.MIN_BUFFER_SIZE, 1 << 30);
-                if (Integer.bitCount(integer(key)) != 1)
-                {
-                    throw new IllegalArgumentException("'" + value(key) + "' is not a power of two");
-                }
-                break;
-            case "testRequestDelayMultiplier":
-            case "heartbeatTimeoutMultiplier":
-                positiveDouble(key);
-                break;
-            case "cpuAffinityCpu":
-                integer(key, -1, 4096);
-                break;
-            case "socketSendBufferSize":
-            case "socketReceiveBufferSize":
-                integer(key, 0, Integer.MAX_VALUE);
-                break;
-            case "maxLatencySeconds":
-            case "heartbeatIntervalSeconds":
-            case "logonTimeoutSeconds":
-            case "logoutTimeoutSeconds":
-            case "reconnectIntervalMs":
-            case "reconnectMaxIntervalMs":
-            case "storeSyncIntervalMs":
-            case "slowReaderTimeoutMs":
-                integer(key, 1, Integer.MAX_VALUE);
-                break;
-            case "storeIndexCapacity":
-                integer(key, 1, 1 << 30);
-                break;
-            case "memoryStoreCapacity":
-                final int capacity = integer(key, 1, 1 << 30);
-                if (Integer.bitCount(capacity) != 1)
-                {
-                    throw new IllegalArgumentException(capacity + " is not a power of two (the ring is indexed by mask)");
-                }
-                break;
-            case "inboundBufferSize":
-            case "outboundBufferSize":
-            case "maxMessageSize":
-            case "maxQueuedInboundBytes":
-                integer(key, 1024, Integer.MAX_VALUE);
-                break;
-            case "maxFieldsPerMessage":
-            case "maxPendingConnections":
-            case "resendChunkMessages":
-                integer(key, 1, 1_000_000);
-                break;
-            default:
-                bool(key);
-                break;
-        }
     }
 
     // ---- typed accessors -------------------------------------------------------------------
@@ -337,58 +245,18 @@ public final class EngineConfiguration
 
     public boolean bool(final String key)
     {
-        final String value = value(key);
-        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("Y") || value.equalsIgnoreCase("yes"))
-        {
-            return true;
-        }
-        if (value.equalsIgnoreCase("false") || value.equalsIgnoreCase("N") || value.equalsIgnoreCase("no"))
-        {
-            return false;
-        }
-        throw new IllegalArgumentException("'" + value + "' is not a boolean (true or false)");
+        return OptionKind.Bool.parse(value(key));
     }
 
+    /** The value as an integer in {@code min..max}, for callers that narrow an option's own range. */
     public int integer(final String key, final int min, final int max)
     {
-        final String value = value(key);
-        final int parsed;
-        try
-        {
-            parsed = Integer.parseInt(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("'" + value + "' is not an integer");
-        }
-        if (parsed < min || parsed > max)
-        {
-            throw new IllegalArgumentException(parsed + " is out of range " + min + ".." + max);
-        }
-        return parsed;
+        return range(min, max).parse(value(key));
     }
 
     public int integer(final String key)
     {
         return Integer.parseInt(value(key));
-    }
-
-    private double positiveDouble(final String key)
-    {
-        final String value = value(key);
-        try
-        {
-            final double parsed = Double.parseDouble(value);
-            if (!(parsed > 0) || Double.isInfinite(parsed))
-            {
-                throw new IllegalArgumentException(value + " must be a positive number");
-            }
-            return parsed;
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("'" + value + "' is not a number");
-        }
     }
 
     public boolean tcpNoDelay()
@@ -401,24 +269,14 @@ public final class EngineConfiguration
         return IdleStrategyType.of(value("idleStrategy"));
     }
 
-    public String storeType()
+    public StoreType storeType()
     {
-        final String type = value("storeType").toLowerCase(java.util.Locale.ROOT);
-        if (!type.equals("memory") && !type.equals("file") && !type.equals("mapped"))
-        {
-            throw new IllegalArgumentException("'" + type + "' is not a store type (expected memory, file or mapped)");
-        }
-        return type;
+        return StoreType.of(value("storeType"));
     }
 
-    public String storeSyncPolicy()
+    public SyncPolicy storeSyncPolicy()
     {
-        final String policy = value("storeSyncPolicy").toLowerCase(java.util.Locale.ROOT);
-        if (!policy.equals("none") && !policy.equals("every-message") && !policy.equals("interval"))
-        {
-            throw new IllegalArgumentException("'" + policy + "' is not a sync policy (expected none, every-message or interval)");
-        }
-        return policy;
+        return SyncPolicy.of(value("storeSyncPolicy"));
     }
 
     public Path storeDirectory()
@@ -428,7 +286,7 @@ public final class EngineConfiguration
 
     public FieldDelimiter messageLogDelimiter()
     {
-        return FieldDelimiter.of(value("messageLogDelimiter").toLowerCase(java.util.Locale.ROOT));
+        return FieldDelimiter.of(value("messageLogDelimiter"));
     }
 
     public Path messageLogDirectory()
@@ -438,25 +296,17 @@ public final class EngineConfiguration
 
     public TimestampPrecision timestampPrecision()
     {
-        final String value = value("timestampPrecision");
-        for (final TimestampPrecision precision : TimestampPrecision.values())
-        {
-            if (precision.name().equalsIgnoreCase(value))
-            {
-                return precision;
-            }
-        }
-        throw new IllegalArgumentException("'" + value + "' is not a precision (expected seconds, millis, micros or nanos)");
+        return TimestampPrecision.of(value("timestampPrecision"));
     }
 
     public double testRequestDelayMultiplier()
     {
-        return positiveDouble("testRequestDelayMultiplier");
+        return OptionKind.PositiveNumber.parse(value("testRequestDelayMultiplier"));
     }
 
     public double heartbeatTimeoutMultiplier()
     {
-        return positiveDouble("heartbeatTimeoutMultiplier");
+        return OptionKind.PositiveNumber.parse(value("heartbeatTimeoutMultiplier"));
     }
 
     /** The effective values, one {@code key=value} per line, for the start-up log and run manifests. */

@@ -1,7 +1,7 @@
 package org.fixlab.engine.config;
 
-/** One documented option of {@code engine.properties}: its key, its default in each preset, what it does. */
-public record EngineOption(String key, String balancedDefault, String optimizedDefault, String description)
+/** One documented option of {@code engine.properties}: its key, the values it accepts, its default in each preset, what it does. */
+public record EngineOption(String key, OptionKind kind, String balancedDefault, String optimizedDefault, String description)
 {
     public String defaultFor(final Preset preset)
     {

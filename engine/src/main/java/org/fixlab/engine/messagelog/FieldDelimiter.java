@@ -33,11 +33,12 @@ public enum FieldDelimiter
         return written;
     }
 
+    /** Parses "soh" or "pipe", in any case. */
     public static FieldDelimiter of(final String key)
     {
         for (final FieldDelimiter delimiter : values())
         {
-            if (delimiter.key.equals(key))
+            if (delimiter.key.equalsIgnoreCase(key))
             {
                 return delimiter;
             }

@@ -4,18 +4,26 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.store.StoreType;
+import org.fixlab.engine.store.SyncPolicy;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /** Presets, overrides from properties, and errors that name the key (and the file) at fault. */
 class EngineConfigurationTest
@@ -39,10 +47,10 @@ class EngineConfigurationTest
     /** The trade-offs {@link Preset} documents: safety (balanced) against speed (optimized). */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "BALANCED,  false, file,   true,  backoff,   false, true",
-        "OPTIMIZED, true,  memory, false, busy-spin, true,  false",
+        "BALANCED,  false, FILE,   true,  backoff,   false, true",
+        "OPTIMIZED, true,  MEMORY, false, busy-spin, true,  false",
     })
-    void presetsDifferAsDocumented(final Preset preset, final boolean tcpNoDelay, final String storeType, final boolean validation,
+    void presetsDifferAsDocumented(final Preset preset, final boolean tcpNoDelay, final StoreType storeType, final boolean validation,
         final String idleStrategy, final boolean cpuAffinity, final boolean messageLog)
     {
         final EngineConfiguration configuration = EngineConfiguration.preset(preset);
@@ -50,6 +58,7 @@ class EngineConfigurationTest
 
         assertEquals(tcpNoDelay, configuration.tcpNoDelay());
         assertEquals(storeType, configuration.storeType());
+        assertEquals(SyncPolicy.NONE, configuration.storeSyncPolicy());
         assertEquals(validation, configuration.bool("validateChecksum"));
         assertEquals(validation, configuration.bool("validateGarbledMessage"));
         assertEquals(validation, configuration.bool("checkLatency"));
@@ -75,10 +84,12 @@ class EngineConfigurationTest
     {
         final EngineConfiguration configuration = EngineConfiguration.fromProperties(properties(
             "preset", "optimized", "storeType", "mapped", "heartbeatIntervalSeconds", " 5 ", "idleStrategy", "YIELDING",
-            "timestampPrecision", "nanos", "checkLatency", "yes"));
+            "timestampPrecision", "nanos", "checkLatency", "yes", "storeSyncPolicy", "Every-Message"));
 
         assertEquals(Preset.OPTIMIZED, configuration.presetName());
-        assertEquals("mapped", configuration.storeType());
+        assertEquals(StoreType.MAPPED, configuration.storeType());
+        assertEquals("mapped", configuration.storeType().key(), "the name run manifests carry");
+        assertEquals(SyncPolicy.EVERY_MESSAGE, configuration.storeSyncPolicy(), "enum values in any case");
         assertEquals(5, configuration.integer("heartbeatIntervalSeconds", 1, 100), "values are trimmed");
         assertEquals(IdleStrategyType.YIELDING, configuration.idleStrategy());
         assertEquals(TimestampPrecision.NANOS, configuration.timestampPrecision());
@@ -139,7 +150,7 @@ class EngineConfigurationTest
 
         assertThrows(IllegalArgumentException.class, () -> configuration.set("storeType", "cloud"));
 
-        assertEquals("memory", configuration.storeType());
+        assertEquals(StoreType.MEMORY, configuration.storeType());
     }
 
     /** A refused value must not undo an earlier, valid override (it once put back the preset's default). */
@@ -207,6 +218,84 @@ class EngineConfigurationTest
                 configuration.set(option.key(), option.defaultFor(preset));
             }
         }
+    }
+
+    static Stream<Named<EngineOption>> everyOption()
+    {
+        return EngineConfiguration.options().stream().map(option -> Named.of(option.key(), option));
+    }
+
+    /**
+     * Each option's kind takes both presets' defaults and refuses what its kind rules out, through
+     * {@link EngineConfiguration#set}: an option registered with a kind that does not fit its values fails here.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyOption")
+    void everyOptionsKindAcceptsItsDefaultsAndRefusesAWrongValueOfItsKind(final EngineOption option)
+    {
+        for (final Preset preset : Preset.values())
+        {
+            option.kind().validate(option.defaultFor(preset));
+        }
+        for (final String wrong : wrongValues(option))
+        {
+            final String message = refusal(option.key(), wrong);
+            assertTrue(message.startsWith(option.key() + ": "), message);
+        }
+    }
+
+    /** Values an option of this kind must refuse; a new kind has to be taught here before its options pass. */
+    private static List<String> wrongValues(final EngineOption option)
+    {
+        final OptionKind kind = option.kind();
+        if (kind instanceof OptionKind.Bool)
+        {
+            return List.of("maybe", "1");
+        }
+        if (kind instanceof OptionKind.IntRange range)
+        {
+            final List<String> wrong = new ArrayList<>(List.of("ten", "1.5", String.valueOf((long)range.min() - 1)));
+            if (range.max() < Integer.MAX_VALUE)
+            {
+                wrong.add(String.valueOf(range.max() + 1));
+            }
+            if (range.powerOfTwo())
+            {
+                final int notAPowerOfTwo = Integer.highestOneBit(range.max()) - 1;
+                assertTrue(notAPowerOfTwo >= range.min(), option.key());
+                wrong.add(String.valueOf(notAPowerOfTwo));
+            }
+            else
+            {
+                range.validate(String.valueOf(range.min()));
+                range.validate(String.valueOf(range.max()));
+            }
+            return wrong;
+        }
+        if (kind instanceof OptionKind.PositiveNumber)
+        {
+            return List.of("0", "-1.5", "Infinity", "NaN", "x");
+        }
+        if (kind instanceof OptionKind.Choice)
+        {
+            return List.of("no-such-value");
+        }
+        if (kind instanceof OptionKind.ListOf list)
+        {
+            return List.of("SSLv3", list.offered().get(0) + ",SSLv3");
+        }
+        if (kind instanceof OptionKind.Free)
+        {
+            // nothing is refused, so guard the other way: a default that reads as a boolean or a number wants that kind
+            for (final Preset preset : Preset.values())
+            {
+                final String value = option.defaultFor(preset);
+                assertThrows(IllegalArgumentException.class, () -> OptionKind.Bool.parse(value), option.key() + " looks boolean");
+                assertThrows(NumberFormatException.class, () -> Double.parseDouble(value), option.key() + " looks numeric");
+            }
+            return List.of();
+        }
+        return fail(option.key() + ": no wrong value known for kind " + kind + "; add one to this test");
     }
 
     @Test
