@@ -8,12 +8,8 @@ import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
-import org.fixlab.engine.codec.MessageFramer;
 import org.fixlab.engine.codec.MsgTypes;
-import org.fixlab.engine.codec.UtcTimestamps;
-import org.fixlab.engine.dictionary.DictionaryValidator;
 import org.fixlab.engine.dictionary.SessionRejectReason;
-import org.fixlab.engine.dictionary.ValidationFailure;
 import org.fixlab.engine.messagelog.MessageLog;
 import org.fixlab.engine.store.MessageStore;
 
@@ -53,13 +49,11 @@ public final class Session
     private final HeartbeatSchedule heartbeats;
     private final MessageDecoder decoder;
     private final MessageEncoder admin = new MessageEncoder(1024);
-    private final Rejection rejection = new Rejection();
+    private final InboundChecks checks;
+    /** The Reject being prepared: the checks' or a handler's reason. */
+    private final Rejection rejection;
     private final InboundQueue queue;
     private final ResendResponder resender;
-    private final DictionaryValidator validator;
-    private final ValidationFailure validationFailure = new ValidationFailure();
-    private final byte[] senderCompIdBytes;
-    private final byte[] targetCompIdBytes;
 
     private SessionTransport transport;
     private SessionState state = SessionState.DISCONNECTED;
@@ -101,9 +95,8 @@ public final class Session
         this.decoder = new MessageDecoder(maxFieldsPerMessage);
         this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
         this.resender = new ResendResponder(sender, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
-        this.validator = settings.validator();
-        this.senderCompIdBytes = asciiBytes(id.senderCompId());
-        this.targetCompIdBytes = asciiBytes(id.targetCompId());
+        this.checks = new InboundChecks(id, settings, decoder, clock);
+        this.rejection = checks.rejection();
         this.nextTargetSeqNum = store.nextTargetSeqNum();
         this.heartbeats = new HeartbeatSchedule(settings.testRequestDelayMultiplier(), settings.heartbeatTimeoutMultiplier());
         heartbeats.interval(settings.heartbeatIntervalSeconds());
@@ -404,36 +397,13 @@ public final class Session
 
     private boolean process(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
-        if (settings.validateChecksum() && !MessageFramer.checksumValid(buffer, offset, length))
+        final String garbled = checks.frame(buffer, offset, length);
+        if (garbled != null)
         {
-            onGarbledFrame("CheckSum mismatch");
-            return true;
-        }
-        final int decoded = decoder.decode(buffer, offset, length);
-        if (decoded == MessageDecoder.TOO_MANY_FIELDS)
-        {
-            // not garbled: the frame parses, it only holds more fields than this engine decodes
-            onGarbledFrame("more than the engine's limit of " + decoder.maxFields() + " fields");
-            return true;
-        }
-        if (decoded != MessageDecoder.OK)
-        {
-            onGarbledFrame("fields do not parse as tag=value");
+            onGarbledFrame(garbled);
             return true;
         }
         final MessageDecoder message = decoder;
-        if (message.fieldCount() < 3 || message.tag(0) != Fix.BEGIN_STRING || message.tag(1) != Fix.BODY_LENGTH ||
-            (settings.validateGarbledMessage() && message.tag(2) != Fix.MSG_TYPE))
-        {
-            onGarbledFrame("first three fields are not 8, 9, 35");
-            return true;
-        }
-        final int msgTypeIndex = message.indexOf(Fix.MSG_TYPE);
-        if (msgTypeIndex < 0)
-        {
-            onGarbledFrame("no MsgType(35)");
-            return true;
-        }
         final char msgType = message.msgTypeChar();
         if (needsAnswer(msgType) && !transport.hasRoom(Math.min(ADMIN_ANSWER_RESERVE, transport.outboundBuffer().capacity())))
         {
@@ -479,12 +449,13 @@ public final class Session
             disconnect("Received message without MsgSeqNum");
             return true;
         }
-        final int verdict = validate(message);
-        if (verdict == DROPPED)
+        final InboundChecks.Content content = checks.content(message);
+        if (content == InboundChecks.Content.GARBLED)
         {
+            onGarbledFrame(checks.garbledReason());
             return true;
         }
-        if (verdict == REJECTED)
+        if (content == InboundChecks.Content.REJECTED)
         {
             if (msgType == MsgTypes.LOGON || !logonReceived)
             {
@@ -562,51 +533,6 @@ public final class Session
     }
 
     /**
-     * Dictionary validation when configured (which covers the header too), else the session's own
-     * check of the required header fields. Fills {@link #rejection} on failure. A message the
-     * dictionary finds garbled (for example a data field running past the end) is dropped silently.
-     */
-    private int validate(final MessageDecoder message)
-    {
-        if (validator == null)
-        {
-            return hasRequiredHeader(message) ? VALID : REJECTED;
-        }
-        if (validator.validate(message, validationFailure))
-        {
-            return VALID;
-        }
-        if (validationFailure.isGarbled())
-        {
-            onGarbledFrame(validationFailure.text());
-            return DROPPED;
-        }
-        rejection.set(validationFailure);
-        return REJECTED;
-    }
-
-    private static final int VALID = 0;
-    private static final int REJECTED = 1;
-    private static final int DROPPED = 2;
-
-    /** SenderCompID, TargetCompID and SendingTime must be there (MsgSeqNum has its own rule). */
-    private boolean hasRequiredHeader(final MessageDecoder message)
-    {
-        for (final int tag : REQUIRED_HEADER_TAGS)
-        {
-            if (message.indexOf(tag) < 0)
-            {
-                rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, tag,
-                    SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static final int[] REQUIRED_HEADER_TAGS = {Fix.SENDER_COMP_ID, Fix.TARGET_COMP_ID, Fix.SENDING_TIME};
-
-    /**
      * The checks every message goes through before its handler runs: MsgSeqNum present, SendingTime
      * accuracy, CompIDs, then too high (queue and ask for a resend) or too low (PossDup or logout),
      * and the PossDup rules.
@@ -621,17 +547,14 @@ public final class Session
             return false;
         }
         // an aborted message's SendingTime ages while it waits for us: it was checked on its first delivery
-        if (settings.checkLatency() && seqNum != abortedSeqNum && !isSendingTimeAccurate(message, Fix.SENDING_TIME))
+        if (seqNum != abortedSeqNum && !checks.sendingTimeAccurate(message))
         {
-            rejection.set(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM, Fix.SENDING_TIME,
-                SessionRejectReason.text(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM));
             sendReject(message, rejection);
             sendLogout("SendingTime accuracy problem, field=52");
             return false;
         }
-        if (settings.checkCompId() && !compIdsMatch(message))
+        if (!checks.compIdsMatch(message))
         {
-            rejection.setWithoutTag(SessionRejectReason.COMPID_PROBLEM, "CompID problem");
             sendReject(message, rejection);
             sendLogout("CompID problem");
             return false;
@@ -665,55 +588,20 @@ public final class Session
         return true;
     }
 
-    /** PossDupFlag=Y needs OrigSendingTime, and it must not be later than SendingTime. */
+    /** A PossDup message that breaks the rules is answered (Reject, and Logout for a bad OrigSendingTime); false then. */
     private boolean validatePossDup(final MessageDecoder message)
     {
-        if (message.msgTypeChar() == MsgTypes.SEQUENCE_RESET)
+        final InboundChecks.PossDup verdict = checks.possDup(message);
+        if (verdict == InboundChecks.PossDup.VALID)
         {
             return true;
         }
-        final int origIndex = message.indexOf(Fix.ORIG_SENDING_TIME);
-        if (origIndex < 0)
+        sendReject(message, rejection);
+        if (verdict == InboundChecks.PossDup.ORIG_SENDING_TIME_AFTER_SENDING_TIME)
         {
-            rejection.set(SessionRejectReason.REQUIRED_TAG_MISSING, Fix.ORIG_SENDING_TIME,
-                SessionRejectReason.text(SessionRejectReason.REQUIRED_TAG_MISSING));
-            sendReject(message, rejection);
-            return false;
-        }
-        final long orig = message.timestampValue(Fix.ORIG_SENDING_TIME);
-        final long sending = message.timestampValue(Fix.SENDING_TIME);
-        if (orig != UtcTimestamps.INVALID && sending != UtcTimestamps.INVALID && orig > sending)
-        {
-            rejection.set(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM, Fix.ORIG_SENDING_TIME,
-                SessionRejectReason.text(SessionRejectReason.SENDINGTIME_ACCURACY_PROBLEM));
-            sendReject(message, rejection);
             sendLogout("SendingTime accuracy problem, field=122");
-            return false;
         }
-        return true;
-    }
-
-    private boolean isSendingTimeAccurate(final MessageDecoder message, final int tag)
-    {
-        final long sendingTime = message.timestampValue(tag);
-        if (sendingTime == UtcTimestamps.INVALID)
-        {
-            return false;
-        }
-        return Math.abs(clock.nanoTime() - sendingTime) <= settings.maxLatencySeconds() * NANOS_PER_SECOND;
-    }
-
-    private boolean compIdsMatch(final MessageDecoder message)
-    {
-        final int sender = message.indexOf(Fix.SENDER_COMP_ID);
-        final int target = message.indexOf(Fix.TARGET_COMP_ID);
-        return sender >= 0 && target >= 0 && message.valueEquals(sender, targetCompIdBytes) &&
-            message.valueEquals(target, senderCompIdBytes);
-    }
-
-    private static byte[] asciiBytes(final String s)
-    {
-        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return false;
     }
 
     /** MsgSeqNum above the expected one: keep the message and ask once for what is missing. */
@@ -780,12 +668,12 @@ public final class Session
             sendReject(logon, rejection);
             return;
         }
-        if (settings.checkLatency() && !isSendingTimeAccurate(logon, Fix.SENDING_TIME))
+        if (!checks.sendingTimeAccurate(logon))
         {
             refuseLogon("Invalid Logon message: SendingTime accuracy problem, field=52");
             return;
         }
-        if (settings.checkCompId() && !compIdsMatch(logon))
+        if (!checks.compIdsMatch(logon))
         {
             disconnect("Logon with unknown CompIDs");
             return;
