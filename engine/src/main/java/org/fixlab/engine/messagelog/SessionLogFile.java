@@ -34,6 +34,8 @@ final class SessionLogFile implements AutoCloseable
     private final FileChannel channel;
     private final FieldDelimiter delimiter;
     private final ByteBuffer out = ByteBuffer.allocateDirect(BUFFER_SIZE);
+    /** The same memory as {@link #out}, for bulk copies; positions are kept by {@link #out}. */
+    private final UnsafeBuffer outView = new UnsafeBuffer(out);
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_STEP]);
     private IOException failure;
     private long linesLost;
@@ -62,10 +64,23 @@ final class SessionLogFile implements AutoCloseable
         final int timestampLength = UtcTimestamps.encode(scratch, 0, epochNanos, TimestampPrecision.MICROS);
         put(scratch, timestampLength);
         out.put((byte)':').put((byte)' ');
-        for (int i = 0; i < length; i++)
+        // runs of bytes that stand for themselves are copied whole; only the bytes between them are looked at alone
+        int i = 0;
+        while (i < length)
         {
-            room(4);
-            escaped(source.getByte(offset + i) & 0xFF);
+            int run = i;
+            while (run < length && isPlain(source.getByte(offset + run) & 0xFF))
+            {
+                run++;
+            }
+            copy(source, offset + i, run - i);
+            if (run < length)
+            {
+                room(4);
+                escaped(source.getByte(offset + run) & 0xFF);
+                run++;
+            }
+            i = run;
         }
         if (fullLength > length)
         {
@@ -76,6 +91,30 @@ final class SessionLogFile implements AutoCloseable
         }
         room(1);
         out.put((byte)'\n');
+    }
+
+    /** A byte written as it is: printable ASCII but the backslash (and the pipe when it stands for SOH), or SOH when SOH stays. */
+    private boolean isPlain(final int b)
+    {
+        return b >= 0x20 && b <= 0x7E ? b != '\\' && (b != '|' || delimiter != FieldDelimiter.PIPE)
+            : b == 0x01 && delimiter == FieldDelimiter.SOH;
+    }
+
+    /** Copies bytes that need no escape, through the buffer in pieces if they do not fit at once. */
+    private void copy(final DirectBuffer source, final int from, final int length)
+    {
+        int done = 0;
+        while (done < length)
+        {
+            if (!out.hasRemaining())
+            {
+                writeOut();
+            }
+            final int piece = Math.min(length - done, out.remaining());
+            outView.putBytes(out.position(), source, from + done, piece);
+            out.position(out.position() + piece);
+            done += piece;
+        }
     }
 
     private void escaped(final int b)
