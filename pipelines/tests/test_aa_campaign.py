@@ -72,3 +72,23 @@ def test_the_page_of_one_version_shows_only_its_own_engine_runs_beside_the_peers
         assert engine and all(s.version == version and s.repetitions == 3 for s in engine), engine
         assert {r["product_version"] for r in context["runs"] if r["product"] == "fixlab"} == {version}
         assert {s.product for s in context["series"]} >= {"fixlab", "quickfixj", "raw-socket"}, "the peers stay"
+
+
+def test_a_comparison_within_one_campaign_scores_each_version_against_its_raw_socket(aa, tmp_path: Path) -> None:
+    """The comparison page's hardware-neutral score: each version's own engine runs against the raw socket both
+    shared, and each peer once."""
+    from fixlab_pipelines.render.compare import compare_context
+    from fixlab_pipelines.render.queries import side_by_side_campaigns
+    from fixlab_pipelines.render.release import FigureWriter, release_score
+
+    con, _ = aa
+    base, head = side_by_side_campaigns(con)[0]
+    context = compare_context(con, base, head, FigureWriter(tmp_path, "compare", tmp_path / "page.md"))
+    base_rows, head_rows = release_score(con, base), release_score(con, head)
+    fixlab_rows = [row for row in context["scores"] if row["product"] == "fixlab"]
+    assert [row["version"] for row in fixlab_rows] == [base.version, head.version]
+    assert fixlab_rows[0] in base_rows and fixlab_rows[1] in head_rows
+    peers = [row for row in context["scores"] if row["product"] != "fixlab"]
+    assert peers and len({row["product"] for row in peers}) == len(peers), "each peer once"
+    assert all(row["p50"] or row["throughput"] for row in fixlab_rows)
+

@@ -111,16 +111,44 @@ def test_latency_over_run_is_downsampled_but_keeps_every_spike(portal: PortalSit
         assert min(envelope["y"]) == low / 1000, label
 
 
-def test_compare_page_shows_the_verdicts_of_fixlab_diff(portal: PortalSite, con):
+def _verdict_cells(html: str) -> list[str]:
+    shown = re.findall(r"<td>(faster|slower|no change|inconclusive|<strong>faster</strong>|<strong>slower</strong>)"
+                       r"(?: \([^<]*\))?</td>", html)
+    return [re.sub(r"</?strong>", "", v) for v in shown]
+
+
+def test_compare_page_opens_with_verdict_counts_headline_and_score_and_folds_the_rest(portal: PortalSite, con):
+    from fixlab_pipelines.render.compare import HEADLINE_CONFIGURATIONS, HEADLINE_SCENARIOS, HEADLINE_STATISTICS
+    from fixlab_pipelines.render.queries import fixlab_releases
+    from fixlab_pipelines.render.release import release_score
+
     verdicts = compare(con, Side("0.0.9", {"campaign": "20261101T1000Z-sample"}),
                        Side("0.1.0", {"campaign": HEAD_CAMPAIGN}))
     html = portal.page("compare/0.0.9-vs-0.1.0.html")
-    shown = re.findall(r"<td>(faster|slower|no change|inconclusive|<strong>faster</strong>|<strong>slower</strong>)"
-                       r"(?: \([^<]*\))?</td>", html)
-    shown = [re.sub(r"</?strong>", "", v) for v in shown]
-    assert shown and sorted(shown) == sorted(verdicts["verdict"])
+    opened, rest = html.split("<details", 1)
+    folded = rest.split("</details>", 1)[0]
+    # every series, statistic by statistic, as fixlab diff has it: in the folded block
+    assert sorted(_verdict_cells(folded)) == sorted(verdicts["verdict"])
     # The sample data makes 0.1.0 faster in rtt-echo and slower in internal-receive.
-    assert {"faster", "slower"} <= set(shown)
+    assert {"faster", "slower"} <= set(_verdict_cells(folded))
+    # on the first screen: the counts of fixlab's verdicts and its headline series
+    ours = verdicts[verdicts["product"] == "fixlab"]
+    counts = {v: int((ours["verdict"] == v).sum()) for v in ("faster", "slower", "no change", "inconclusive")}
+    text = " ".join(re.sub(r"<[^>]+>", "", opened).split())
+    assert (f"{counts['faster']} faster, {counts['slower']} slower, {counts['no change']} unchanged and "
+            f"{counts['inconclusive']} inconclusive") in text
+    headline = ours[ours["scenario"].isin(HEADLINE_SCENARIOS) & ours["statistic"].isin(HEADLINE_STATISTICS)
+                    & ours["configuration"].isin(HEADLINE_CONFIGURATIONS)]
+    assert len(headline) and sorted(_verdict_cells(opened)) == sorted(headline["verdict"])
+    # the hardware-neutral score of both sides, as their release pages compute it
+    by_version = {r.version: r for r in fixlab_releases(con)}
+    score_part = rest.split("</details>", 1)[1]
+    scored = [row for version in ("0.0.9", "0.1.0") for row in release_score(con, by_version[version])]
+    for row in scored:
+        if row["p50"]:
+            assert f"{row['p50']:.2f}x ({row['rtt_config']})" in score_part, row
+    if not scored:  # the sample campaigns have no steady raw socket: said so (test_aa_campaign checks a real score)
+        assert "no hardware-neutral score" in score_part
 
 
 def test_markup_in_data_is_text_in_every_page(portal: PortalSite):

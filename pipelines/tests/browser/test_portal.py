@@ -172,6 +172,42 @@ PLOTS = """() => [...document.querySelectorAll('article .fixlab-chart__plot')].m
 })"""
 
 
+def assert_opened_charts_fit(page, which: str) -> None:
+    """Folded charts, once opened, take their block's width and keep their legend off the x axis title."""
+    plots = page.evaluate(PLOTS)
+    assert plots, f"no chart on the {which} page"
+    for plot in plots:
+        assert abs(plot["width"] - plot["container"]) <= 2, plot
+        assert not plot["overlap"], (plot["chart"], plot["on"])
+
+
+# The sample comparison page (0.0.9 vs 0.1.0, two campaigns): its height with every block folded, as a reader
+# first sees it, and the height it had when the whole verdict table and every chart were laid out open.
+COMPARE_HEIGHT_BUDGET = {1400: 2_600, 390: 3_200}
+
+
+@pytest.mark.parametrize("width", sorted(COMPARE_HEIGHT_BUDGET))
+def test_comparison_page_reads_in_a_screen_or_two_with_every_table_and_chart_in_its_box(browser, base_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        open_page(page, base_url + "compare/0.0.9-vs-0.1.0.html")
+        folded = page.evaluate(LAYOUT)
+        assert [t for t in folded["tables"] if not t["fits"]] == [], "a table wider than the page outside a scroll box"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"compare-{width}.png", full_page=True)
+        page.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
+        page.wait_for_timeout(500)
+        opened = page.evaluate(LAYOUT)
+        print(f"compare page at {width} px: {folded['height']} px folded, {opened['height']} px with every block open")
+        assert folded["height"] <= COMPARE_HEIGHT_BUDGET[width], folded["height"]
+        assert folded["height"] * 2 < opened["height"], (folded["height"], opened["height"])
+        assert [t for t in opened["tables"] if not t["fits"]] == [], "an opened table wider than its scroll box"
+        assert_opened_charts_fit(page, "comparison")
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("width", sorted(HEIGHT_BUDGET))
 @pytest.mark.parametrize("dark", [False, True])
 def test_release_page_fits_its_height_budget_and_every_table_and_chart_its_box(browser, base_url, width, dark):
@@ -190,10 +226,6 @@ def test_release_page_fits_its_height_budget_and_every_table_and_chart_its_box(b
         # Folded charts, once opened, take their block's width and keep their legend off the x axis title.
         page.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
         page.wait_for_timeout(500)
-        plots = page.evaluate(PLOTS)
-        assert plots, "no chart on the release page"
-        for plot in plots:
-            assert abs(plot["width"] - plot["container"]) <= 2, plot
-            assert not plot["overlap"], (plot["chart"], plot["on"])
+        assert_opened_charts_fit(page, "release")
     finally:
         context.close()

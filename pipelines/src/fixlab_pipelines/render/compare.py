@@ -13,7 +13,7 @@ import duckdb
 from .. import diff
 from . import figures, queries
 from .queries import Release
-from .release import FigureWriter, first_runs
+from .release import FigureWriter, first_runs, release_score
 
 STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99_ns": "99%",
                     "p999_ns": "99.9%", "messages_per_second": "msg/s"}
@@ -40,10 +40,23 @@ def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> l
     return out
 
 
+HEADLINE_SCENARIOS = ("rtt-echo", "throughput")
+HEADLINE_STATISTICS = ("p50_ns", "p99_ns", "messages_per_second")
+HEADLINE_CONFIGURATIONS = ("optimized", "balanced")
+
+
+def headline_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The verdicts a reader looks for first: fixlab's round trip (50%, 99%, each mode) and throughput, in its
+    two presets. The rest of the table is one click away."""
+    return [r for r in rows if r["product"] == "fixlab" and r["scenario"] in HEADLINE_SCENARIOS
+            and r["statistic"] in HEADLINE_STATISTICS and r["configuration"] in HEADLINE_CONFIGURATIONS]
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts of verdicts for fixlab's own series, and whether the hardware changed."""
+    """Counts of verdicts for fixlab's own series, the headline verdicts, and whether the hardware changed."""
     ours = [r for r in rows if r["product"] == "fixlab"]
     return {
+        "headline": headline_rows(rows),
         "faster": sum(r["verdict"] == "faster" for r in ours),
         "slower": sum(r["verdict"] == "slower" for r in ours),
         "same": sum(r["verdict"] == "no change" for r in ours),
@@ -57,9 +70,13 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release,
                     writer: FigureWriter) -> dict[str, Any]:
     rows = diff_rows(con, base, head)
+    base_score, head_score = release_score(con, base), release_score(con, head)
+    # one table: both versions, and each peer once when both sides measured it alike (one campaign)
+    scores = base_score + [row for row in head_score if row not in base_score]
+    scores.sort(key=lambda row: row["product"] != "fixlab")  # the engine's versions first, then the peers
     if base.campaign == head.campaign:
         # Two versions of one campaign: the distributions are on the campaign's own page.
-        return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "charts": []}
+        return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "scores": scores, "charts": []}
     base_runs, head_runs = first_runs(con, base.campaign), first_runs(con, head.campaign)
     labels = {product: p["product_label"] for product, p in queries.products(con).items()}
     charts = []
@@ -79,4 +96,4 @@ def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release
             for trace in figure["data"][0::2]:
                 trace["line"]["dash"] = "dash"
             charts.append((scenario, writer.add(f"{scenario}-percentiles", figure)))
-    return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "charts": charts}
+    return {"base": base, "head": head, "rows": rows, "summary": summary(rows), "scores": scores, "charts": charts}

@@ -278,10 +278,21 @@ def score(groups: dict[str, list[Series]], medians: dict) -> list[dict[str, Any]
     return rows if (base_rtt or base_tput) else []
 
 
+def own_version(con: duckdb.DuckDBPyConnection, release: Release) -> str | None:
+    """In a campaign of several engine versions, the release's own: its pages show its engine runs beside the peers."""
+    return release.version if queries.fixlab_versions(con, release.campaign) > 1 else None
+
+
+def release_score(con: duckdb.DuckDBPyConnection, release: Release) -> list[dict[str, Any]]:
+    """The hardware-neutral score of a release, from its campaign (its own version's engine runs only)."""
+    only = own_version(con, release)
+    return score(scenario_groups(queries.series(con, release.campaign, only)),
+                 queries.config_medians(con, release.campaign, only))
+
+
 def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: FigureWriter) -> dict[str, Any]:
     campaign = release.campaign
-    # a campaign of several engine versions: this page shows its own version's engine runs beside the peers
-    only = release.version if queries.fixlab_versions(con, campaign) > 1 else None
+    only = own_version(con, release)
     all_series = queries.series(con, campaign, only)
     groups = scenario_groups(all_series)
     medians = queries.config_medians(con, campaign, only)
