@@ -443,10 +443,14 @@ public final class Session
                 return true;
             }
         }
-        if (message.indexOf(Fix.MSG_SEQ_NUM) < 0)
+        // The one rule for MsgSeqNum: without a number the session cannot place the message, so it ends
+        // (absent, or present and not a number, before any other check can answer it with a Reject)
+        if (message.intValue(Fix.MSG_SEQ_NUM, MISSING) == MISSING)
         {
-            sendLogout("Received message without MsgSeqNum");
-            disconnect("Received message without MsgSeqNum");
+            final String why = message.indexOf(Fix.MSG_SEQ_NUM) < 0 ? "Received message without MsgSeqNum"
+                : "MsgSeqNum(34) is not a number";
+            sendLogout(why);
+            disconnect(why);
             return true;
         }
         final InboundChecks.Content content = checks.content(message);
@@ -539,13 +543,7 @@ public final class Session
      */
     private boolean verify(final MessageDecoder message, final long nowNanos, final boolean checkTooHigh, final boolean checkTooLow)
     {
-        final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING);
-        if (seqNum == MISSING)
-        {
-            sendLogout("Received message without MsgSeqNum");
-            disconnect("Received message without MsgSeqNum");
-            return false;
-        }
+        final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING); // present and a number: process() checked
         // an aborted message's SendingTime ages while it waits for us: it was checked on its first delivery
         if (seqNum != abortedSeqNum && !checks.sendingTimeAccurate(message))
         {

@@ -80,6 +80,7 @@ final class Counterparty
         private String origSendingTime;
         private boolean possDup;
         private boolean withSeqNum = true;
+        private String seqNumText;
 
         private Message(final String msgType, final int seqNum)
         {
@@ -132,12 +133,19 @@ final class Counterparty
             return this;
         }
 
+        /** MsgSeqNum(34) present with this text instead of a number. */
+        Message seqNumText(final String text)
+        {
+            seqNumText = text;
+            return this;
+        }
+
         String frame()
         {
             final StringBuilder header = new StringBuilder("8=").append(beginString).append("|35=").append(msgType).append('|');
             if (withSeqNum)
             {
-                header.append("34=").append(seqNum).append('|');
+                header.append("34=").append(seqNumText != null ? seqNumText : String.valueOf(seqNum)).append('|');
             }
             header.append("49=").append(sender).append("|52=").append(timestamp(sendingTime)).append("|56=").append(target).append('|');
             if (possDup)

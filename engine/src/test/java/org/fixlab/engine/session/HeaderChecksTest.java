@@ -131,6 +131,21 @@ class HeaderChecksTest
         h.assertDisconnected();
     }
 
+    /** One rule for MsgSeqNum: a value that is not a number ends the session as a missing one does, with its reason. */
+    @Test
+    void aMsgSeqNumThatIsNotANumberEndsTheSessionToo()
+    {
+        for (final String text : new String[] {"abc", "", "12x", "99999999999"})
+        {
+            final SessionHarness h = loggedOnAcceptor(30);
+
+            h.receive(h.peer.heartbeat(2).seqNumText(text));
+
+            assertEquals("MsgSeqNum(34) is not a number", h.sentOne().value(Fix.TEXT), "34=" + text);
+            h.assertDisconnected();
+        }
+    }
+
     @Test
     void withTheChecksOffCompIdsAndSendingTimeAreNotLookedAt()
     {
