@@ -72,7 +72,7 @@ public final class ArtioProduct implements Product
 
     /**
      * With the cores for busy spinning: default and optimized (only optimized for the quick profile's internal points).
-     * Without them: default and yielding, and no throughput: on the 2-core campaign machine the default
+     * Without them: default and yielding (quick: the yielding round trip only), and no throughput: on the 2-core campaign machine the default
      * configuration's server took in about 8,000 orders a second (811,924 and 963,809 of the 4,000,000 in the 120 s
      * the server waits, while the client's library had accepted all of them in 10 s), so every repetition failed
      * instead of measuring Artio. A single run can still ask for any configuration in any scenario it plays.

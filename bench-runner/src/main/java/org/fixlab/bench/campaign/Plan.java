@@ -27,7 +27,7 @@ final class Plan
     static final int FULL_MEASURED_MESSAGES = 50_000;
     static final int FULL_WARMUP_MESSAGES = 150_000;
     static final int THROUGHPUT_WARMUP_MESSAGES = 3_000_000;
-    /** The quick profile: a 2 s warm-up at the rate (drained rounds, as in full), 10,000 measured messages. */
+    /** The quick profile: a 2 s warm-up at the rate (drained rounds, as in full), then 1 s measured. */
     static final int QUICK_WARMUP_MESSAGES = 100_000;
     /** One second at the seeds' rate: thirds of 10,000 messages (67 ms each) were moved by any single hiccup. */
     static final int QUICK_MEASURED_MESSAGES = 50_000;

@@ -48,7 +48,7 @@ public final class QuickfixjProduct implements Product
         return false;
     }
 
-    /** One configuration per internal point in the quick profile, so a quick campaign stays short. */
+    /** No internal points in the quick profile, so a quick campaign stays short; every configuration elsewhere. */
     @Override
     public List<String> configurations(final Scenario scenario, final boolean full)
     {
