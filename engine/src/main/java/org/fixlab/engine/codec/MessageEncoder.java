@@ -1,6 +1,7 @@
 package org.fixlab.engine.codec;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -96,9 +97,7 @@ public final class MessageEncoder
 
     public MessageEncoder append(final int tag, final char value)
     {
-        bodyLength = putTag(body, bodyLength, tag);
-        body.putByte(bodyLength++, (byte)value);
-        body.putByte(bodyLength++, Fix.SOH);
+        bodyLength = putCharField(body, bodyLength, tag, (byte)value);
         return this;
     }
 
@@ -241,8 +240,30 @@ public final class MessageEncoder
 
     private static int putTag(final UnsafeBuffer buffer, final int position, final int tag)
     {
+        if (tag >= 0 && tag < TagBytes.LIMIT && position <= buffer.capacity() - Long.BYTES)
+        {
+            // "tag=" in one store: the word's bytes past it are overwritten by what follows
+            buffer.putLong(position, TagBytes.word(tag), ByteOrder.LITTLE_ENDIAN);
+            return position + TagBytes.length(tag);
+        }
         final int p = position + buffer.putIntAscii(position, tag);
         buffer.putByte(p, Fix.EQUALS);
         return p + 1;
+    }
+
+    /** A one-character field, "tag=c<SOH>", in one store when the tag is short and the buffer has room. */
+    private static int putCharField(final UnsafeBuffer buffer, final int position, final int tag, final byte value)
+    {
+        if (tag >= 0 && tag < TagBytes.LIMIT && position <= buffer.capacity() - Long.BYTES)
+        {
+            final int tagLength = TagBytes.length(tag);
+            final long field = TagBytes.word(tag) | (value & 0xFFL) << (tagLength << 3) | (long)Fix.SOH << ((tagLength + 1) << 3);
+            buffer.putLong(position, field, ByteOrder.LITTLE_ENDIAN);
+            return position + tagLength + 2;
+        }
+        int p = putTag(buffer, position, tag);
+        buffer.putByte(p++, value);
+        buffer.putByte(p++, Fix.SOH);
+        return p;
     }
 }

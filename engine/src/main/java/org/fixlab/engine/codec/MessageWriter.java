@@ -1,5 +1,7 @@
 package org.fixlab.engine.codec;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -10,9 +12,24 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class MessageWriter
 {
-    private final byte[] beginStringField;   // "8=FIX.4.4<SOH>9="
-    private final byte[] senderField;        // "49=SENDER<SOH>"
-    private final byte[] targetField;        // "56=TARGET<SOH>"
+    /** "<SOH>35=" as a little-endian int, and with room for a one-character MsgType and its SOH. */
+    private static final int SOH_MSG_TYPE_TAG = (int)littleEndian("\u000135=");
+    private static final long MSG_TYPE_WORD = SOH_MSG_TYPE_TAG & 0xFFFFFFFFL | (long)Fix.SOH << 40;
+    private static final int SOH_SENDING_TIME_TAG = (int)littleEndian("\u000152=");
+    /** "10=nnn" for every CheckSum, the first six bytes of the trailer. */
+    private static final long[] TRAILERS = new long[256];
+
+    static
+    {
+        for (int sum = 0; sum < TRAILERS.length; sum++)
+        {
+            TRAILERS[sum] = littleEndian(String.format("10=%03d", sum));
+        }
+    }
+
+    private final byte[] beginStringField;    // "8=FIX.4.4<SOH>9="
+    private final byte[] compIdsAndSeqNumTag; // "49=SENDER<SOH>56=TARGET<SOH>34="
+    private final int senderTargetLength;
     private final TimestampPrecision precision;
     private final int beginStringSum;
     private final TimestampCache sendingTime;
@@ -21,8 +38,8 @@ public final class MessageWriter
         final TimestampPrecision precision)
     {
         this.beginStringField = ascii("8=" + version.beginString() + "\u00019=");
-        this.senderField = ascii("49=" + senderCompId + "\u0001");
-        this.targetField = ascii("56=" + targetCompId + "\u0001");
+        this.compIdsAndSeqNumTag = ascii("49=" + senderCompId + "\u000156=" + targetCompId + "\u000134=");
+        this.senderTargetLength = compIdsAndSeqNumTag.length - 3;
         this.precision = precision;
         this.beginStringSum = Checksum.sum(beginStringField);
         this.sendingTime = new TimestampCache(precision);
@@ -50,33 +67,33 @@ public final class MessageWriter
         out.putBytes(p, beginStringField);
         p += beginStringField.length;
         p += out.putNaturalIntAscii(p, bodyLengthValue);
-        out.putByte(p++, Fix.SOH);
-        out.putByte(p++, (byte)'3');
-        out.putByte(p++, (byte)'5');
-        out.putByte(p++, Fix.EQUALS);
-        out.putBytes(p, msgType, 0, msgTypeLength);
-        p += msgTypeLength;
-        out.putByte(p++, Fix.SOH);
-        out.putBytes(p, senderField);
-        p += senderField.length;
-        out.putBytes(p, targetField);
-        p += targetField.length;
-        out.putByte(p++, (byte)'3');
-        out.putByte(p++, (byte)'4');
-        out.putByte(p++, Fix.EQUALS);
+        if (msgTypeLength == 1)
+        {
+            // "<SOH>35=t<SOH>" in one store; the CompIDs that follow overwrite the word's last two bytes
+            out.putLong(p, MSG_TYPE_WORD | (msgType[0] & 0xFFL) << 32, ByteOrder.LITTLE_ENDIAN);
+            p += 6;
+        }
+        else
+        {
+            out.putInt(p, SOH_MSG_TYPE_TAG, ByteOrder.LITTLE_ENDIAN);
+            p += 4;
+            out.putBytes(p, msgType, 0, msgTypeLength);
+            p += msgTypeLength;
+            out.putByte(p++, Fix.SOH);
+        }
+        out.putBytes(p, compIdsAndSeqNumTag);
+        p += compIdsAndSeqNumTag.length;
         p += out.putNaturalIntAscii(p, seqNum);
-        out.putByte(p++, Fix.SOH);
         if (possDup)
         {
+            out.putByte(p++, Fix.SOH);
             out.putByte(p++, (byte)'4');
             out.putByte(p++, (byte)'3');
             out.putByte(p++, Fix.EQUALS);
             out.putByte(p++, (byte)'Y');
-            out.putByte(p++, Fix.SOH);
         }
-        out.putByte(p++, (byte)'5');
-        out.putByte(p++, (byte)'2');
-        out.putByte(p++, Fix.EQUALS);
+        out.putInt(p, SOH_SENDING_TIME_TAG, ByteOrder.LITTLE_ENDIAN);
+        p += 4;
         p += sendingTime.encode(out, p, sendingTimeNanos);
         out.putByte(p++, Fix.SOH);
         if (possDup && origLength > 0)
@@ -102,12 +119,12 @@ public final class MessageWriter
         // "8=FIX.4.x<SOH>9=" was summed once; the rest is summed eight bytes at a time
         final int rest = offset + beginStringField.length;
         final int checksum = (beginStringSum + Checksum.compute(out, rest, p - rest)) & 0xFF;
-        out.putByte(p++, (byte)'1');
-        out.putByte(p++, (byte)'0');
-        out.putByte(p++, Fix.EQUALS);
-        Ascii.putPadded(out, p, checksum, 3);
-        p += 3;
-        out.putByte(p++, Fix.SOH);
+        // "10=nnn<SOH>" in three stores, none past the message's last byte
+        final long trailer = TRAILERS[checksum];
+        out.putInt(p, (int)trailer, ByteOrder.LITTLE_ENDIAN);
+        out.putShort(p + 4, (short)(trailer >>> 32), ByteOrder.LITTLE_ENDIAN);
+        out.putByte(p + 6, Fix.SOH);
+        p += 7;
         return p - offset;
     }
 
@@ -115,7 +132,7 @@ public final class MessageWriter
         final int extraHeaderLength, final int bodyLength)
     {
         int length = 4 + msgTypeLength;                          // 35=x<SOH>
-        length += senderField.length + targetField.length;
+        length += senderTargetLength;
         length += 4 + Ascii.digits(seqNum);                       // 34=n<SOH>
         length += 4 + precision.length();                         // 52=t<SOH>
         if (possDup)
@@ -127,6 +144,16 @@ public final class MessageWriter
             }
         }
         return length + extraHeaderLength + bodyLength;
+    }
+
+    private static long littleEndian(final String s)
+    {
+        long word = 0;
+        for (int i = 0; i < s.length(); i++)
+        {
+            word |= (long)s.charAt(i) << (i << 3);
+        }
+        return word;
     }
 
     private static byte[] ascii(final String s)

@@ -116,6 +116,29 @@ class MessageEncoderTest
     }
 
     @Test
+    void theWriterTouchesNoByteAfterTheMessageAndFieldsAtTheBodysEndFitExactly()
+    {
+        // a body that fills its buffer to the last byte: the last fields cannot be stored as whole words
+        final MessageEncoder small = new MessageEncoder(32);
+        small.reset('D').append(11, "0123456789012").append(54, '1').append(21, '2').append(40, '3');
+        assertEquals(32, small.bodyLength());
+        java.util.Arrays.fill(out.byteArray(), (byte)'#');
+        final int length = writer.write(out, 0, small.msgType(), small.msgTypeLength(), 5, SENDING_TIME, false, null, 0, 0,
+            small.extraHeader(), small.extraHeaderLength(), small.body(), small.bodyLength());
+        assertEquals('#', out.getByte(length), "the byte after the trailer is untouched");
+        final FixFrame message = FixFrame.parse(out.getStringWithoutLengthAscii(0, length)).assertWellFormed();
+        assertEquals("11=0123456789012|54=1|21=2|40=3|", message.body());
+    }
+
+    @Test
+    void everyTagWidthIsWrittenWithItsEquals()
+    {
+        encoder.reset('D').append(0, 'a').append(7, 'b').append(9999, 'c').append(10_000, 'd').append(123_456_789, 'e')
+            .append(10_000, 1).append(9999, "x");
+        assertEquals("0=a|7=b|9999=c|10000=d|123456789=e|10000=1|9999=x|", write(2).body());
+    }
+
+    @Test
     void resetStartsAnEmptyMessageWithoutTheFieldsOfTheLastOne()
     {
         encoder.reset('D').appendHeader(97, "Y").append(11, "A");

@@ -1,0 +1,44 @@
+package org.fixlab.engine.codec;
+
+/**
+ * "tag=" of every tag below {@link #LIMIT} as the little-endian word an encoder stores in one write
+ * (at most five bytes: four digits and '='), and its length: a tag costs one load and one store
+ * instead of a digit loop of bounds-checked byte writes.
+ */
+final class TagBytes
+{
+    /** Every standard FIX 4.2 / 4.4 tag is below this; larger ones (user-defined) take the digit loop. */
+    static final int LIMIT = 10_000;
+
+    private static final long[] WORDS = new long[LIMIT];
+    private static final byte[] LENGTHS = new byte[LIMIT];
+
+    static
+    {
+        for (int tag = 0; tag < LIMIT; tag++)
+        {
+            final String text = tag + "=";
+            long word = 0;
+            for (int i = 0; i < text.length(); i++)
+            {
+                word |= (long)text.charAt(i) << (i << 3);
+            }
+            WORDS[tag] = word;
+            LENGTHS[tag] = (byte)text.length();
+        }
+    }
+
+    private TagBytes()
+    {
+    }
+
+    static long word(final int tag)
+    {
+        return WORDS[tag];
+    }
+
+    static int length(final int tag)
+    {
+        return LENGTHS[tag];
+    }
+}
