@@ -11,7 +11,6 @@ import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
-import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
@@ -22,13 +21,14 @@ import org.fixlab.engine.transport.CpuPinning;
  * fixlab as the client: one initiator session (two for conversion: FIX 4.2 out, FIX 4.4 in), polled
  * from the benchmark thread. t3 is the transport's read time of the reply, t4 the callback.
  */
-public final class FixlabClientPeer implements ClientPeer, Application
+public final class FixlabClientPeer implements ClientPeer, MessageHandler
 {
     private final FixEngine engine;
     private final Scenario scenario;
     private final Replies replies;
     private final MessageEncoder order = new MessageEncoder();
     private final CpuPinning pinning;
+    private final Application application;
     private Session out;
     private Session in;
 
@@ -38,6 +38,7 @@ public final class FixlabClientPeer implements ClientPeer, Application
         this.scenario = scenario;
         this.replies = replies;
         this.pinning = FixlabSupport.pin(configuration);
+        this.application = EngineApi.application(this);
     }
 
     @Override
@@ -45,14 +46,14 @@ public final class FixlabClientPeer implements ClientPeer, Application
     {
         if (scenario == Scenario.CONVERSION)
         {
-            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, this,
+            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, application,
                 s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
-            in = engine.addInitiatorSession(new SessionId(FixVersion.FIX44, Orders.CLIENT_OUT, Orders.SERVER_OUT), host, port, this,
+            in = engine.addInitiatorSession(new SessionId(FixVersion.FIX44, Orders.CLIENT_OUT, Orders.SERVER_OUT), host, port, application,
                 s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
         }
         else
         {
-            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, this,
+            out = engine.addInitiatorSession(new SessionId(FixVersion.FIX42, Orders.CLIENT, Orders.SERVER), host, port, application,
                 s -> s.sendResetSeqNumFlag(true).resetOnLogon(true));
             in = out;
         }
@@ -123,14 +124,14 @@ public final class FixlabClientPeer implements ClientPeer, Application
     }
 
     @Override
-    public Action onAppMessage(final Session session, final MessageDecoder message)
+    public boolean onAppMessage(final Session session, final MessageDecoder message)
     {
         final long t4 = System.nanoTime();
         if (session == in)
         {
             replies.record(session.transport().readNanos(), t4);
         }
-        return Action.CONTINUE;
+        return true;
     }
 
     @Override

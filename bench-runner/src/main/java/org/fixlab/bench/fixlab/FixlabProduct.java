@@ -225,7 +225,7 @@ public final class FixlabProduct implements Product
             final Map<String, Object> block = ProductConfig.contractBlock(name, !engine.bool("tcpNoDelay"), engine.bool("cpuAffinity"),
                 ProductConfig.validation(engine.bool("validateChecksum"), engine.bool("validateGarbledMessage"),
                     engine.bool("validateDictionary")),
-                engine.storeType().key(), "memory", engine.idleStrategy().key(),
+                EngineApi.storeType(engine), "memory", engine.idleStrategy().key(),
                 Map.of("send", engine.integer("socketSendBufferSize"), "receive", engine.integer("socketReceiveBufferSize")),
                 "one benchmark thread per process calls engine.poll(); no engine thread");
             final Map<String, String> effective = new LinkedHashMap<>(engine.effectiveValues());

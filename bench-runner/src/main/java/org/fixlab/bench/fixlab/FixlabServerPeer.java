@@ -10,7 +10,6 @@ import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.config.EngineConfiguration;
-import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.SendResult;
 import org.fixlab.engine.session.Session;
@@ -22,7 +21,7 @@ import org.fixlab.engine.transport.CpuPinning;
  * (ClientID, Price, OrderQty, TransactTime copied, fresh ExecID and OrderID), counts the stream,
  * or routes FIX 4.2 orders to the FIX 4.4 session. All on the thread that polls the engine.
  */
-public final class FixlabServerPeer implements ServerPeer, Application
+public final class FixlabServerPeer implements ServerPeer, MessageHandler
 {
     private static final int[] COPIED = {11, 109, 55, 54, 38, 44, 60};
     private static final int[] ROUTED = {11, 21, 55, 54, 60, 38, 40, 44};
@@ -33,6 +32,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
     private final ServerRecorder recorder;
     private final MessageEncoder answer = new MessageEncoder();
     private final CpuPinning pinning;
+    private final Application application;
     private Session in;
     private Session out;
     private int execId;
@@ -48,6 +48,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
         this.scenario = scenario;
         this.recorder = recorder;
         this.pinning = FixlabSupport.pin(configuration);
+        this.application = EngineApi.application(this);
     }
 
     @Override
@@ -55,13 +56,13 @@ public final class FixlabServerPeer implements ServerPeer, Application
     {
         if (scenario == Scenario.CONVERSION)
         {
-            in = engine.addAcceptorSession(new SessionId(FixVersion.FIX42, Orders.SERVER, Orders.CLIENT), this, s -> s.resetOnLogon(true));
-            out = engine.addAcceptorSession(new SessionId(FixVersion.FIX44, Orders.SERVER_OUT, Orders.CLIENT_OUT), this,
+            in = engine.addAcceptorSession(new SessionId(FixVersion.FIX42, Orders.SERVER, Orders.CLIENT), application, s -> s.resetOnLogon(true));
+            out = engine.addAcceptorSession(new SessionId(FixVersion.FIX44, Orders.SERVER_OUT, Orders.CLIENT_OUT), application,
                 s -> s.resetOnLogon(true));
         }
         else
         {
-            in = engine.addAcceptorSession(new SessionId(FixVersion.FIX42, Orders.SERVER, Orders.CLIENT), this, s -> s.resetOnLogon(true));
+            in = engine.addAcceptorSession(new SessionId(FixVersion.FIX42, Orders.SERVER, Orders.CLIENT), application, s -> s.resetOnLogon(true));
             out = in;
         }
         FixlabSupport.listen(engine, bind, port);
@@ -89,12 +90,12 @@ public final class FixlabServerPeer implements ServerPeer, Application
     }
 
     @Override
-    public Action onAppMessage(final Session session, final MessageDecoder message)
+    public boolean onAppMessage(final Session session, final MessageDecoder message)
     {
         final long t4 = System.nanoTime();
         if (session != in || message.msgTypeChar() != 'D')
         {
-            return Action.CONTINUE;
+            return true;
         }
         // an order aborted for back-pressure comes again: it keeps its index and its first arrival times
         final int i = abortedOrder != NONE ? abortedOrder : recorder.onRequest(session.transport().readNanos(), t4);
@@ -125,7 +126,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
                 return send(i);
             }
             default -> {
-                return Action.CONTINUE;
+                return true;
             }
         }
     }
@@ -142,15 +143,18 @@ public final class FixlabServerPeer implements ServerPeer, Application
         }
     }
 
-    /** A full outbound buffer aborts the order, which the session delivers again; other failures are counted. */
-    private Action send(final int i)
+    /**
+     * A full outbound buffer refuses the order, which the session delivers again (an engine without redelivery
+     * counts it as failed, as its own harness did); other failures are counted.
+     */
+    private boolean send(final int i)
     {
         recorder.onAnswer(i, System.nanoTime());
         final long result = out.trySend(answer);
-        if (result == SendResult.BACK_PRESSURED)
+        if (result == SendResult.BACK_PRESSURED && EngineApi.redeliversRefusedMessages())
         {
             abortedOrder = i;
-            return Action.ABORT;
+            return false;
         }
         if (result < 0)
         {
@@ -161,7 +165,7 @@ public final class FixlabServerPeer implements ServerPeer, Application
             firstPending = i;
         }
         lastPending = i;
-        return Action.CONTINUE;
+        return true;
     }
 
     @Override

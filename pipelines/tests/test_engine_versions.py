@@ -1,0 +1,101 @@
+"""Several engine versions in one campaign: this checkout's harness drives the released 0.1.0 engine.
+
+`make bench VERSIONS="0.1.0 HEAD"` resolves the versions with bench-runner/bin/engine-versions, which
+builds 0.1.0's engine from its commit (a git worktree, cached in .cache/engines/<commit>/). That
+engine predates Action (its Application.onAppMessage returns nothing), so the harness's EngineApi does
+not compile against it and bench-runner/engine-api/0.1/EngineApi.java is compiled in its place; without
+it every 0.1.0 run waited out its timeout. The test makes one short real run of each version over
+loopback, started the way a campaign starts its processes (bin/fixlab-bench with the version's
+environment), and checks that the pipeline ingests both as the versions they measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+from pathlib import Path
+
+import duckdb
+
+from portal_site import REPO
+
+BIN = REPO / "bench-runner" / "bin"
+RELEASED = "0.1.0"
+
+
+def _released_commit() -> str:
+    for line in (REPO / "data" / "releases.csv").read_text().splitlines()[1:]:
+        product, version, commit, *_ = line.split(",")
+        if product == "fixlab" and version == RELEASED:
+            return commit
+    raise AssertionError(f"data/releases.csv has no fixlab {RELEASED}")
+
+
+def _ensure_built() -> None:
+    if not (REPO / "bench-runner" / "target" / "build-commit.txt").is_file():
+        subprocess.run(["make", "--no-print-directory", "-C", str(REPO), "build-java"], check=True, capture_output=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _run(version: dict[str, str], out: Path) -> Path:
+    env = dict(os.environ, FIXLAB_ENGINE_JAR=version["jar"], FIXLAB_ENGINE_VERSION=version["label"],
+               FIXLAB_ENGINE_COMMIT=version["commit"])
+    port = _free_port()
+    properties = str(Path(version["etc"]) / "optimized" / "engine.properties")
+    common = ["--scenario", "rtt-echo", "--product", "fixlab", "--config", "optimized", "--port", str(port),
+              "--properties", properties, "--timeout", "60"]
+    server = subprocess.Popen([str(BIN / "fixlab-bench"), "server", *common, "--bind", "127.0.0.1"], env=env, cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        for line in server.stdout:
+            if line.startswith("server ready"):
+                break
+        client = subprocess.run(
+            [str(BIN / "fixlab-bench"), "client", *common, "--host", "127.0.0.1", "--messages", "2000", "--warmup", "1000",
+             "--mode", "closed-loop", "--campaign", "versions", "--out", str(out),
+             "--run-id", f"rtt-echo.closed-loop.fixlab-{version['label']}.optimized.r1"],
+            env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
+        assert client.returncode == 0, client.stdout + client.stderr
+        written = [line for line in client.stdout.splitlines() if line.startswith("run written: ")]
+        assert written, client.stdout
+        return Path(written[-1].removeprefix("run written: "))
+    finally:
+        server.kill()
+        server.wait()
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def test_this_harness_measures_the_released_engine_beside_this_one(tmp_path: Path) -> None:
+    _ensure_built()
+    resolved = subprocess.run([str(BIN / "engine-versions"), RELEASED, "HEAD"], cwd=REPO, capture_output=True, text=True,
+                              timeout=600)
+    assert resolved.returncode == 0, resolved.stderr
+    versions = [dict(zip(("label", "commit", "jar", "etc"), entry.split("|")))
+                for entry in resolved.stdout.strip().split(";")]
+    released, head = versions
+    assert (released["label"], released["commit"]) == (RELEASED, _released_commit())
+    cache = Path(released["jar"]).parent
+    assert (cache / "api.txt").read_text().strip() == "0.1", "0.1.0's engine needs the 0.1 line's EngineApi"
+    assert (cache / "engine-api.jar").is_file()
+
+    runs = [_run(version, tmp_path / "runs") for version in (released, head)]
+    for run, version in zip(runs, (released, head)):
+        product = json.loads((run / "manifest.json").read_text())["product"]
+        assert (product["version"], product["commit"]) == (version["label"], version["commit"])
+
+    db_path = tmp_path / "x.duckdb"
+    ingest = subprocess.run([str(REPO / ".venv" / "bin" / "fixlab"), "ingest", "--db", str(db_path), "--keep-csv",
+                             str(tmp_path / "runs")], capture_output=True, text=True)
+    assert ingest.returncode == 0, ingest.stdout + ingest.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        measured = con.execute("SELECT product_version, count(*) FROM runs GROUP BY 1 ORDER BY 1").fetchall()
+    assert measured == sorted([(RELEASED, 1), (head["label"], 1)])
