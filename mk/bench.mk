@@ -21,3 +21,25 @@ bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCT
 	bench-runner/bin/runBenchCampaign --profile "$(PROFILE)" --campaign "$(CAMPAIGN)" \
 		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \
 		--versions "$$versions"
+
+# CPU flame graphs (async-profiler, the Linux agent Maven Central ships as tools.profiler:async-profiler,
+# version pinned in the root pom) of one run's server and client, in target/profile/<scenario>-<product>-<config>/.
+#   make profile PROFILE_SCENARIO=throughput PROFILE_PRODUCT=fixlab PROFILE_CONFIG=optimized PROFILE_ARGS='--messages 2000000'
+PROFILE_SCENARIO ?= throughput
+PROFILE_PRODUCT ?= fixlab
+PROFILE_CONFIG ?= optimized
+PROFILE_ARGS ?= --messages 2000000 --warmup 3000000
+ASYNC_PROFILER_VERSION = $(shell sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' $(ROOT)/pom.xml)
+ASYNC_PROFILER := $(ROOT)/.tools/async-profiler/linux-x64/libasyncProfiler.so
+
+.PHONY: profile
+profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server and client: PROFILE_SCENARIO= PROFILE_PRODUCT= PROFILE_CONFIG= PROFILE_ARGS=
+	cd $(ROOT) && bench-runner/bin/profile-run $(ASYNC_PROFILER) \
+		target/profile/$(PROFILE_SCENARIO)-$(PROFILE_PRODUCT)-$(PROFILE_CONFIG) \
+		$(PROFILE_SCENARIO) $(PROFILE_PRODUCT) $(PROFILE_CONFIG) $(PROFILE_ARGS)
+
+$(ASYNC_PROFILER):
+	$(MVN) -N dependency:copy -Dartifact=tools.profiler:async-profiler:$(ASYNC_PROFILER_VERSION) \
+		-DoutputDirectory=$(ROOT)/.tools/async-profiler
+	mkdir -p $(ROOT)/.tools && echo '*' > $(ROOT)/.tools/.gitignore
+	cd $(ROOT)/.tools/async-profiler && unzip -qo async-profiler-$(ASYNC_PROFILER_VERSION).jar 'linux-x64/*'

@@ -26,17 +26,17 @@ public final class Ascii
         return true;
     }
 
-    /** Number of ASCII digits of a non-negative int. */
+    /**
+     * Number of ASCII digits of a non-negative int: comparisons, not a division per digit (the writer asks
+     * twice a message, for MsgSeqNum and BodyLength; the division loop was 3.5% of the stream sender's time).
+     */
     public static int digits(final int value)
     {
-        int digits = 1;
-        int v = value;
-        while (v >= 10)
+        if (value < 100_000)
         {
-            v /= 10;
-            digits++;
+            return value < 100 ? (value < 10 ? 1 : 2) : value < 1_000 ? 3 : value < 10_000 ? 4 : 5;
         }
-        return digits;
+        return value < 10_000_000 ? (value < 1_000_000 ? 6 : 7) : value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10;
     }
 
     /** Number of ASCII characters of an int, sign included. */

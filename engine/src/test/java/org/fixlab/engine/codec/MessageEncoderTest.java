@@ -131,6 +131,17 @@ class MessageEncoderTest
     }
 
     @Test
+    void digitsCountsEveryWidthAtItsEdges()
+    {
+        for (long power = 1, width = 1; power <= Integer.MAX_VALUE; power *= 10, width++)
+        {
+            assertEquals(width, Ascii.digits((int)power));
+            assertEquals(Long.toString(power - 1).length(), Ascii.digits((int)(power - 1)));
+        }
+        assertEquals(10, Ascii.digits(Integer.MAX_VALUE));
+    }
+
+    @Test
     void everyTagWidthIsWrittenWithItsEquals()
     {
         encoder.reset('D').append(0, 'a').append(7, 'b').append(9999, 'c').append(10_000, 'd').append(123_456_789, 'e')
