@@ -53,22 +53,24 @@ public final class FixlabProduct implements Product
      * The file and mapped stores only where the seed measured them (internal points); the quick profile
      * keeps the in-memory and mapped stores there. TLS in rtt-echo, beside optimized, for its cost; the
      * message log's cost (balanced against balanced-nolog) in the full profile's round trip and throughput.
+     * The quick profile leaves balanced out: on 2 cores its file store and message log (a writer thread beside
+     * two busy processes) were not steady within a quick run's measured second (paced latency 9.5 us in the
+     * first third, 3.9 ms in the last; the stream slowed from 1.07M to 0.68M msg/s), and every quick run must be.
      */
     @Override
     public List<String> configurations(final Scenario scenario, final boolean full)
     {
         if (scenario == Scenario.RTT_ECHO)
         {
-            return full ? List.of("balanced", "balanced-nolog", "optimized", "optimized-tls")
-                : List.of("balanced", "optimized", "optimized-tls");
+            return full ? List.of("balanced", "balanced-nolog", "optimized", "optimized-tls") : List.of("optimized", "optimized-tls");
         }
         if (scenario == Scenario.THROUGHPUT)
         {
-            return full ? List.of("balanced", "balanced-nolog", "optimized") : List.of("balanced", "optimized");
+            return full ? List.of("balanced", "balanced-nolog", "optimized") : List.of("optimized");
         }
         if (!scenario.isInternal())
         {
-            return List.of("balanced", "optimized");
+            return full ? List.of("balanced", "optimized") : List.of("optimized");
         }
         return full ? List.of("balanced", "optimized", "optimized-file", "optimized-mmap", "optimized-tls")
             : List.of("optimized", "optimized-mmap");
