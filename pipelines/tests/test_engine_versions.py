@@ -59,8 +59,8 @@ def _run(version: dict[str, str], out: Path) -> Path:
             if line.startswith("server ready"):
                 break
         client = subprocess.run(
-            [str(BIN / "fixlab-bench"), "client", *common, "--host", "127.0.0.1", "--messages", "2000", "--warmup", "1000",
-             "--mode", "closed-loop", "--campaign", "versions", "--out", str(out),
+            [str(BIN / "fixlab-bench"), "client", *common, "--host", "127.0.0.1", "--messages", "2000",
+             "--warmup", "1000", "--mode", "closed-loop", "--campaign", "versions", "--out", str(out),
              "--run-id", f"rtt-echo.closed-loop.fixlab-{version['label']}.optimized.r1"],
             env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
         assert client.returncode == 0, client.stdout + client.stderr
@@ -76,10 +76,10 @@ def _run(version: dict[str, str], out: Path) -> Path:
 
 def test_this_harness_measures_the_released_engine_beside_this_one(tmp_path: Path) -> None:
     _ensure_built()
-    resolved = subprocess.run([str(BIN / "engine-versions"), RELEASED, "HEAD"], cwd=REPO, capture_output=True, text=True,
-                              timeout=600)
+    resolved = subprocess.run([str(BIN / "engine-versions"), RELEASED, "HEAD"], cwd=REPO, capture_output=True,
+                              text=True, timeout=600)
     assert resolved.returncode == 0, resolved.stderr
-    versions = [dict(zip(("label", "commit", "jar", "etc"), entry.split("|")))
+    versions = [dict(zip(("label", "commit", "jar", "etc"), entry.split("|"), strict=True))
                 for entry in resolved.stdout.strip().split(";")]
     released, head = versions
     assert (released["label"], released["commit"]) == (RELEASED, _released_commit())
@@ -88,7 +88,7 @@ def test_this_harness_measures_the_released_engine_beside_this_one(tmp_path: Pat
     assert (cache / "engine-api.jar").is_file()
 
     runs = [_run(version, tmp_path / "runs") for version in (released, head)]
-    for run, version in zip(runs, (released, head)):
+    for run, version in zip(runs, (released, head), strict=True):
         product = json.loads((run / "manifest.json").read_text())["product"]
         assert (product["version"], product["commit"]) == (version["label"], version["commit"])
 

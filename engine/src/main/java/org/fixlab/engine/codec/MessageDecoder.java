@@ -82,7 +82,6 @@ public final class MessageDecoder
         {
             int tag = 0;
             boolean negative = false;
-            int digits = 0;
             if (UNSAFE.getByte(array, base + position) == '-')
             {
                 negative = true;
@@ -90,25 +89,22 @@ public final class MessageDecoder
             }
             final int tagStart = position;
             byte b;
+            // digits only; a tag of ten or more digits wraps here and is replaced below, so the loop counts nothing
             while (position < end && (b = UNSAFE.getByte(array, base + position)) != Fix.EQUALS)
             {
                 final int digit = b - '0';
-                if (digit < 0 || digit > 9)
+                if ((digit & 0xFF) > 9)
                 {
                     return GARBLED;
                 }
-                if (digits < 10)
-                {
-                    tag = tag * 10 + digit;
-                }
-                digits++;
+                tag = tag * 10 + digit;
                 position++;
             }
             if (position == end || position == tagStart)
             {
                 return GARBLED;
             }
-            if (digits > 9)
+            if (position - tagStart > 9)
             {
                 tag = OVERSIZED_TAG;
             }
