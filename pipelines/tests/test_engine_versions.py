@@ -19,6 +19,7 @@ from pathlib import Path
 
 import duckdb
 
+from fixlab_pipelines.releases import read_releases
 from portal_site import REPO
 
 BIN = REPO / "bench-runner" / "bin"
@@ -26,10 +27,9 @@ RELEASED = "0.1.0"
 
 
 def _released_commit() -> str:
-    for line in (REPO / "data" / "releases.csv").read_text().splitlines()[1:]:
-        product, version, commit, *_ = line.split(",")
-        if product == "fixlab" and version == RELEASED:
-            return commit
+    for row in read_releases(REPO / "data" / "releases.csv"):
+        if row["product"] == "fixlab" and row["version"] == RELEASED:
+            return row["commit"]
     raise AssertionError(f"data/releases.csv has no fixlab {RELEASED}")
 
 

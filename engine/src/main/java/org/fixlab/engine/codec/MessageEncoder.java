@@ -240,7 +240,7 @@ public final class MessageEncoder
 
     private static int putTag(final UnsafeBuffer buffer, final int position, final int tag)
     {
-        if (tag >= 0 && tag < TagBytes.LIMIT && position <= buffer.capacity() - Long.BYTES)
+        if (TagBytes.fitsWord(tag, position, buffer.capacity()))
         {
             // "tag=" in one store: the word's bytes past it are overwritten by what follows
             buffer.putLong(position, TagBytes.word(tag), ByteOrder.LITTLE_ENDIAN);
@@ -254,7 +254,7 @@ public final class MessageEncoder
     /** A one-character field, "tag=c<SOH>", in one store when the tag is short and the buffer has room. */
     private static int putCharField(final UnsafeBuffer buffer, final int position, final int tag, final byte value)
     {
-        if (tag >= 0 && tag < TagBytes.LIMIT && position <= buffer.capacity() - Long.BYTES)
+        if (TagBytes.fitsWord(tag, position, buffer.capacity()))
         {
             final int tagLength = TagBytes.length(tag);
             final long field = TagBytes.word(tag) | (value & 0xFFL) << (tagLength << 3) | (long)Fix.SOH << ((tagLength + 1) << 3);

@@ -13,9 +13,9 @@ import org.agrona.MutableDirectBuffer;
 public final class MessageWriter
 {
     /** "<SOH>35=" as a little-endian int, and with room for a one-character MsgType and its SOH. */
-    private static final int SOH_MSG_TYPE_TAG = (int)littleEndian("\u000135=");
+    private static final int SOH_MSG_TYPE_TAG = (int)TagBytes.littleEndian("\u000135=");
     private static final long MSG_TYPE_WORD = SOH_MSG_TYPE_TAG & 0xFFFFFFFFL | (long)Fix.SOH << 40;
-    private static final int SOH_SENDING_TIME_TAG = (int)littleEndian("\u000152=");
+    private static final int SOH_SENDING_TIME_TAG = (int)TagBytes.littleEndian("\u000152=");
     /** "10=nnn" for every CheckSum, the first six bytes of the trailer. */
     private static final long[] TRAILERS = new long[256];
 
@@ -23,7 +23,7 @@ public final class MessageWriter
     {
         for (int sum = 0; sum < TRAILERS.length; sum++)
         {
-            TRAILERS[sum] = littleEndian(String.format("10=%03d", sum));
+            TRAILERS[sum] = TagBytes.littleEndian(String.format("10=%03d", sum));
         }
     }
 
@@ -144,16 +144,6 @@ public final class MessageWriter
             }
         }
         return length + extraHeaderLength + bodyLength;
-    }
-
-    private static long littleEndian(final String s)
-    {
-        long word = 0;
-        for (int i = 0; i < s.length(); i++)
-        {
-            word |= (long)s.charAt(i) << (i << 3);
-        }
-        return word;
     }
 
     private static byte[] ascii(final String s)

@@ -18,18 +18,30 @@ final class TagBytes
         for (int tag = 0; tag < LIMIT; tag++)
         {
             final String text = tag + "=";
-            long word = 0;
-            for (int i = 0; i < text.length(); i++)
-            {
-                word |= (long)text.charAt(i) << (i << 3);
-            }
-            WORDS[tag] = word;
+            WORDS[tag] = littleEndian(text);
             LENGTHS[tag] = (byte)text.length();
         }
     }
 
     private TagBytes()
     {
+    }
+
+    /** Up to eight ASCII characters as the little-endian word that stores them in order in one write. */
+    static long littleEndian(final String text)
+    {
+        long word = 0;
+        for (int i = 0; i < text.length(); i++)
+        {
+            word |= (long)text.charAt(i) << (i << 3);
+        }
+        return word;
+    }
+
+    /** Whether "tag=" and what follows may be stored as one word at {@code position}. */
+    static boolean fitsWord(final int tag, final int position, final int capacity)
+    {
+        return tag >= 0 && tag < LIMIT && position <= capacity - Long.BYTES;
     }
 
     static long word(final int tag)
