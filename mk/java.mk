@@ -8,7 +8,7 @@ PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
 CONFORMANCE_PORT ?= 9881
 
-.PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh
+.PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh resend-bench
 
 # Maven is the one build tool the Java side needs; install it when the machine lacks it.
 maven: ## install Maven when the machine lacks it
@@ -54,6 +54,14 @@ conformance-test: ## the FIX.4.2 conformance suite of ../shared, as make test ru
 # A short demo: acceptor and initiator exchanging orders on loopback, one summary line.
 demo: build-java ## an acceptor and an initiator exchanging orders, one summary line
 	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
+
+# Messages per second a session resends from each store when its peer asks for the whole session
+# (engine/src/test/.../session/ResendThroughputBenchmark.java), e.g. make resend-bench RESEND_ARGS='100000 5'
+RESEND_ARGS ?= 100000 5
+resend-bench: maven ## resend throughput per store for a 100,000-message ResendRequest: RESEND_ARGS='messages runs'
+	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
+	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+		org.fixlab.engine.session.ResendThroughputBenchmark $(RESEND_ARGS)
 
 # JMH microbenchmarks of the engine's hot paths (engine/src/test/.../*Benchmark.java), e.g.
 #   make jmh JMH_ARGS='CodecBenchmark -f 1'

@@ -11,7 +11,8 @@ SITE_PORT ?= 8000
 # Tools fetched for the checks live in the project, not on the machine (gitignored).
 TOOLS_BIN := $(ROOT)/.tools/bin
 ACTIONLINT := $(TOOLS_BIN)/actionlint
-ACTIONLINT_VERSION ?= latest
+# pinned, as every other tool the build fetches (what resolved from the Go module proxy)
+ACTIONLINT_VERSION ?= v1.7.12
 # The browser tests drive Debian's Chromium; Playwright never downloads a browser.
 CHROMIUM := /usr/bin/chromium
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
@@ -51,10 +52,15 @@ duckdb-wasm: $(VENV)/.installed ## fetch the pinned DuckDB-Wasm (npm registry, S
 	cd $(ROOT) && $(VENV_PY) -m fixlab_pipelines.render.wasm_assets $(DUCKDB_WASM_DIR) --cache $(ROOT)/.cache/npm
 
 $(ACTIONLINT):
-	mkdir -p $(TOOLS_BIN)
-	echo '*' > $(ROOT)/.tools/.gitignore
-	GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	@mkdir -p $(TOOLS_BIN)
+	@echo '*' > $(ROOT)/.tools/.gitignore
+	@echo "installing actionlint $(ACTIONLINT_VERSION) (Go module proxy)"
+	@GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) > $(ROOT)/.tools/go-actionlint.log 2>&1 \
+		|| { cat $(ROOT)/.tools/go-actionlint.log; exit 1; }
 
+# apt's own lines go to a log under .tools/ (hundreds of them); only a failure prints it.
 $(CHROMIUM):
-	apt-get update
-	apt-get install -y chromium
+	@echo "installing Debian's chromium (log: .tools/apt-chromium.log)"
+	@mkdir -p $(ROOT)/.tools && echo '*' > $(ROOT)/.tools/.gitignore
+	@{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } > $(ROOT)/.tools/apt-chromium.log 2>&1 \
+		|| { cat $(ROOT)/.tools/apt-chromium.log; exit 1; }
