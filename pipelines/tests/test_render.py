@@ -17,7 +17,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.diff import Side, compare
 from fixlab_pipelines.render import figures, nav
-from fixlab_pipelines.render.site import render_site
+from fixlab_pipelines.render.site import hardware_line, render_site
 from fixlab_pipelines.render.templating import environment, fmt_us
 from portal_site import HEAD_CAMPAIGN, MARKED_RUN, MARKUP, PortalSite, build_portal
 
@@ -274,3 +274,12 @@ def test_home_page_charts_the_headline_across_releases_with_each_release_s_sprea
     assert median["y"] == [figures.us(m) for m, _, _ in rows]
     assert median["error_y"]["array"] == [round(figures.us(hi) - figures.us(m), 3) for m, _, hi in rows]
     assert median["error_y"]["arrayminus"] == [round(figures.us(m) - figures.us(lo), 3) for m, lo, _ in rows]
+
+
+def test_hardware_line_counts_machines_not_jvm_setups():
+    """One loopback machine whose Artio JVM runs with its own flags is one host, not two."""
+    one = {"hostname": "bench-1", "cpu_model": "AMD EPYC", "jvm_args": "-Xmx1g"}
+    artio = {**one, "jvm_args": "-Xmx1g --add-opens java.base/sun.nio.ch=ALL-UNNAMED"}
+    other = {"hostname": "bench-2", "cpu_model": "Intel Xeon", "jvm_args": "-Xmx1g"}
+    assert hardware_line([one, artio]) == "1 host(s), AMD EPYC"
+    assert hardware_line([one, artio, other]) == "2 host(s), AMD EPYC, Intel Xeon"

@@ -67,8 +67,10 @@ def campaign_summary(con: duckdb.DuckDBPyConnection, campaign: str) -> dict[str,
 
 
 def hardware_line(hosts: list[dict[str, Any]]) -> str:
+    """How many machines and which CPUs. One machine may have several rows in `hosts` (a product that runs
+    its JVM with other flags, as Artio's --add-opens), so machines are counted by host name."""
     cpus = sorted({h["cpu_model"] for h in hosts})
-    return f"{len(hosts)} host(s), {', '.join(cpus)}"
+    return f"{len({h['hostname'] for h in hosts})} host(s), {', '.join(cpus)}"
 
 
 def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, site: Path,
