@@ -33,7 +33,8 @@ public interface Product
 
     /**
      * Whether it keeps up with the seeds' paced rate (50,000 msg/s) on a small machine. The quick profile
-     * leaves out paced runs of a product that does not: they could never pass the steady-state check.
+     * leaves out paced runs of a product that does not (they could never pass the steady-state check) and
+     * warms its other runs up twice as long.
      */
     default boolean sustainsSeedRate()
     {

@@ -70,7 +70,10 @@ class PlanTest
         // The same kind of warm-up as the full profile (the JIT is not done after 1,000 messages), and no paced
         // run of a product that cannot keep up with the rate: those can never be steady.
         assertTrue(runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT)
-            .allMatch(run -> run.warmup() == Plan.QUICK_WARMUP_MESSAGES && run.messages() == Plan.QUICK_MEASURED_MESSAGES));
+            .allMatch(run -> run.warmup() == (run.product().sustainsSeedRate() ? Plan.QUICK_WARMUP_MESSAGES : Plan.QUICK_SLOW_PRODUCT_WARMUP_MESSAGES)
+                && run.messages() == Plan.QUICK_MEASURED_MESSAGES));
+        // the products that cannot keep up with the rate warm up twice as long (their quick runs are closed-loop)
+        assertTrue(runs.stream().anyMatch(run -> run.warmup() == Plan.QUICK_SLOW_PRODUCT_WARMUP_MESSAGES && run.mode().equals("closed-loop")));
         assertTrue(runs.stream().noneMatch(run -> run.mode().equals("paced") && !run.product().sustainsSeedRate()));
         // Time budget of `make run` (under 10 minutes with the build and the site): messages at the rate or less.
         final double pacedSeconds = runs.stream().filter(run -> run.rate() > 0)
