@@ -1,7 +1,9 @@
 # Java build: the engine and the bench runner (Maven), the conformance acceptor and suite.
 
 MVN ?= mvn -B -q
-ENGINE_JAR := $(ROOT)/engine/target/fixlab-engine-0.1.0.jar
+# The project's version, from the root pom (a release changes the poms and nothing else).
+PROJECT_VERSION := $(shell sed -n 's:^  <version>\(.*\)</version>:\1:p' $(ROOT)/pom.xml | head -1)
+ENGINE_JAR := $(ROOT)/engine/target/fixlab-engine-$(PROJECT_VERSION).jar
 ENGINE_CP = $(ENGINE_JAR):$(shell cat $(ROOT)/engine/target/classpath.txt 2>/dev/null)
 JAVA ?= java
 PORT ?= 9880

@@ -150,7 +150,7 @@ public final class ArtioProduct implements Product
         final Path target = moduleTarget();
         try
         {
-            final Path jar = target.resolve("fixlab-bench-artio-0.1.0.jar");
+            final Path jar = moduleJar(target);
             final String classpath = Files.readString(target.resolve("classpath.txt")).strip();
             final String flags = Files.readString(target.resolve("classes/launch/jvm-flags.txt")).strip();
             final List<String> command = new ArrayList<>();
@@ -164,6 +164,17 @@ public final class ArtioProduct implements Product
         catch (final IOException ex)
         {
             throw new BenchException("artio: " + target + " is not built (" + ex.getMessage() + "); run 'make build-java' first");
+        }
+    }
+
+    /** The module's jar, whatever the project's version (sources or test jars are not built for it). */
+    private static Path moduleJar(final Path target) throws IOException
+    {
+        try (java.util.stream.Stream<Path> files = Files.list(target))
+        {
+            return files.filter(f -> f.getFileName().toString().matches("fixlab-bench-artio-[^-]+(-SNAPSHOT)?\\.jar"))
+                .findFirst()
+                .orElseThrow(() -> new IOException("no fixlab-bench-artio jar in it"));
         }
     }
 

@@ -28,7 +28,7 @@ public final class ProductInfo
             // fall through to the package version
         }
         final String v = inJar.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0-dev";
+        return v != null ? v : "unknown";
     }
 
     /**
