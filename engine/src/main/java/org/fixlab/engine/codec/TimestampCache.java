@@ -8,9 +8,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Encodes the UTCTimestamps of a stream of messages (SendingTime, TransactTime...): the
  * {@code YYYYMMDD-HH:MM:SS} part changes once a second, so it is formatted once per second and
- * copied; only the fraction is written per message.
+ * copied; only the fraction is written per message. Also the message log's line prefix.
  */
-final class TimestampCache
+public final class TimestampCache
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -19,7 +19,7 @@ final class TimestampCache
     private long cachedSecond = Long.MIN_VALUE;
     private final int fractionDivisor;
 
-    TimestampCache(final TimestampPrecision precision)
+    public TimestampCache(final TimestampPrecision precision)
     {
         this.precision = precision;
         int divisor = 1;
@@ -30,7 +30,8 @@ final class TimestampCache
         this.fractionDivisor = divisor;
     }
 
-    int encode(final MutableDirectBuffer out, final int offset, final long epochNanos)
+    /** Writes the timestamp at {@code offset}; returns its length (17, or 18 plus the precision's fraction digits). */
+    public int encode(final MutableDirectBuffer out, final int offset, final long epochNanos)
     {
         final long second = Math.floorDiv(epochNanos, NANOS_PER_SECOND);
         if (second != cachedSecond)

@@ -2,14 +2,15 @@ package org.fixlab.engine.messagelog;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.TimestampCache;
 import org.fixlab.engine.codec.TimestampPrecision;
-import org.fixlab.engine.codec.UtcTimestamps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,10 @@ final class SessionLogFile implements AutoCloseable
     private static final int MAX_STEP = 32;
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] NOT_LOGGED = " [message truncated in the log: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    // eight bytes at a time (see endOfPlainRun)
+    private static final long ONES = 0x0101010101010101L;
+    private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
+    private static final long HIGH_BITS = 0x8080808080808080L;
     private static final byte[] BYTES_MORE = " more bytes]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Path path;
@@ -37,6 +42,8 @@ final class SessionLogFile implements AutoCloseable
     /** The same memory as {@link #out}, for bulk copies; positions are kept by {@link #out}. */
     private final UnsafeBuffer outView = new UnsafeBuffer(out);
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_STEP]);
+    /** The date and time to the second change once a second: formatted then, copied for every line. */
+    private final TimestampCache timestamps = new TimestampCache(TimestampPrecision.MICROS);
     private IOException failure;
     private long linesLost;
 
@@ -61,26 +68,21 @@ final class SessionLogFile implements AutoCloseable
             return;
         }
         room(MAX_STEP);
-        final int timestampLength = UtcTimestamps.encode(scratch, 0, epochNanos, TimestampPrecision.MICROS);
-        put(scratch, timestampLength);
+        out.position(out.position() + timestamps.encode(outView, out.position(), epochNanos));
         out.put((byte)':').put((byte)' ');
         // runs of bytes that stand for themselves are copied whole; only the bytes between them are looked at alone
         int i = 0;
         while (i < length)
         {
-            int run = i;
-            while (run < length && isPlain(source.getByte(offset + run) & 0xFF))
-            {
-                run++;
-            }
+            final int run = endOfPlainRun(source, offset, i, length);
             copy(source, offset + i, run - i);
-            if (run < length)
+            i = run;
+            if (i < length)
             {
                 room(4);
-                escaped(source.getByte(offset + run) & 0xFF);
-                run++;
+                escaped(source.getByte(offset + i) & 0xFF);
+                i++;
             }
-            i = run;
         }
         if (fullLength > length)
         {
@@ -91,6 +93,53 @@ final class SessionLogFile implements AutoCloseable
         }
         room(1);
         out.put((byte)'\n');
+    }
+
+    /**
+     * Where the run of plain bytes starting at {@code from} ends: eight bytes at a time, with per-byte tests that
+     * never carry into the next byte (so the lowest flag is the first byte to escape), then byte by byte.
+     */
+    private int endOfPlainRun(final DirectBuffer source, final int offset, final int from, final int length)
+    {
+        int run = from;
+        while (length - run >= 8)
+        {
+            final long special = special(source.getLong(offset + run, ByteOrder.LITTLE_ENDIAN));
+            if (special != 0)
+            {
+                return run + (Long.numberOfTrailingZeros(special) >>> 3);
+            }
+            run += 8;
+        }
+        while (run < length && isPlain(source.getByte(offset + run) & 0xFF))
+        {
+            run++;
+        }
+        return run;
+    }
+
+    /** The high bit of each byte of {@code word} that is not plain (see {@link #isPlain}). */
+    private long special(final long word)
+    {
+        final long nonAscii = word & HIGH_BITS;
+        final long control = ~((word & LOW_BITS) + ONES * (0x80 - 0x20)) & ~word & HIGH_BITS; // below 0x20
+        long special = nonAscii | equal(word, 0x7F) | equal(word, '\\');
+        if (delimiter == FieldDelimiter.SOH)
+        {
+            special |= control & ~equal(word, 0x01);
+        }
+        else
+        {
+            special |= control | equal(word, '|');
+        }
+        return special;
+    }
+
+    /** The high bit of each byte of {@code word} equal to {@code value}, exactly (no borrow between bytes). */
+    private static long equal(final long word, final int value)
+    {
+        final long zeroWhereEqual = word ^ (ONES * value);
+        return ~(((zeroWhereEqual & LOW_BITS) + LOW_BITS) | zeroWhereEqual) & HIGH_BITS;
     }
 
     /** A byte written as it is: printable ASCII but the backslash (and the pipe when it stands for SOH), or SOH when SOH stays. */

@@ -1,0 +1,98 @@
+package org.fixlab.engine.messagelog;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.codec.UtcTimestamps;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A line of the message log is what a byte-by-byte formatter would write: the timestamp as UtcTimestamps
+ * formats it, then each byte as it is or escaped. The file scans eight bytes at a time and copies the
+ * timestamp's seconds from a cache, so random messages (every byte value, runs of plain text, SOH, '\\',
+ * '|', at every alignment and length) and timestamps across second boundaries are checked against it.
+ */
+class SessionLogFileTest
+{
+    private static final long START = 1_795_600_000_999_990_000L; // ten microseconds before a second changes
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void linesMatchAByteByByteFormatterForRandomMessagesInBothDelimiters() throws IOException
+    {
+        final SplittableRandom random = new SplittableRandom(20261125);
+        for (final FieldDelimiter delimiter : FieldDelimiter.values())
+        {
+            final Path path = dir.resolve(delimiter.key() + ".messages.log");
+            final ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            try (SessionLogFile file = new SessionLogFile(path, delimiter))
+            {
+                final UnsafeBuffer source = new UnsafeBuffer(new byte[512]);
+                for (int line = 0; line < 5_000; line++)
+                {
+                    final int offset = random.nextInt(8);
+                    final int length = random.nextInt(200);
+                    final byte[] message = randomMessage(random, length);
+                    source.putBytes(offset, message);
+                    final long epochNanos = START + line * 3_000L + random.nextInt(1_000);
+                    file.append(source, offset, length, length, epochNanos);
+                    expected.write(referenceLine(message, epochNanos, delimiter));
+                }
+            }
+            assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path), delimiter.key());
+        }
+    }
+
+    /** Mostly printable text with SOH between fields, sometimes any byte at all. */
+    private static byte[] randomMessage(final SplittableRandom random, final int length)
+    {
+        final byte[] message = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            final int kind = random.nextInt(20);
+            message[i] = (byte)(kind == 0 ? random.nextInt(256)
+                : kind == 1 ? 0x01
+                : kind == 2 ? "\\|\u007f\u0000\n".charAt(random.nextInt(5))
+                : 0x20 + random.nextInt(0x5F));
+        }
+        return message;
+    }
+
+    private static byte[] referenceLine(final byte[] message, final long epochNanos, final FieldDelimiter delimiter)
+    {
+        final UnsafeBuffer time = new UnsafeBuffer(new byte[32]);
+        final int timeLength = UtcTimestamps.encode(time, 0, epochNanos, TimestampPrecision.MICROS);
+        final StringBuilder line = new StringBuilder(time.getStringWithoutLengthAscii(0, timeLength)).append(": ");
+        for (final byte value : message)
+        {
+            final int b = value & 0xFF;
+            if (b == 0x01)
+            {
+                line.append((char)delimiter.written());
+            }
+            else if (b == '\\')
+            {
+                line.append("\\\\");
+            }
+            else if (b < 0x20 || b > 0x7E || (b == '|' && delimiter == FieldDelimiter.PIPE))
+            {
+                line.append(String.format("\\x%02X", b));
+            }
+            else
+            {
+                line.append((char)b);
+            }
+        }
+        return line.append('\n').toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+}
