@@ -7,12 +7,17 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SHARED ?= $(abspath $(ROOT)/../shared)
+# Tools the build fetches (actionlint, async-profiler) and their install logs live here, ignored by git.
+TOOLS_DIR := $(ROOT)/.tools
 
 include mk/java.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/python.mk
 include mk/site.mk
+
+$(TOOLS_DIR)/.gitignore:
+	@mkdir -p $(TOOLS_DIR) && echo '*' > $@
 
 .PHONY: help run test build
 help: ## this list

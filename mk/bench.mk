@@ -30,7 +30,7 @@ PROFILE_PRODUCT ?= fixlab
 PROFILE_CONFIG ?= optimized
 PROFILE_ARGS ?= --messages 2000000 --warmup 3000000
 ASYNC_PROFILER_VERSION = $(shell sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' $(ROOT)/pom.xml)
-ASYNC_PROFILER := $(ROOT)/.tools/async-profiler/linux-x64/libasyncProfiler.so
+ASYNC_PROFILER := $(TOOLS_DIR)/async-profiler/linux-x64/libasyncProfiler.so
 
 .PHONY: profile
 profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server and client: PROFILE_SCENARIO= PROFILE_PRODUCT= PROFILE_CONFIG= PROFILE_ARGS=
@@ -38,8 +38,7 @@ profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server an
 		target/profile/$(PROFILE_SCENARIO)-$(PROFILE_PRODUCT)-$(PROFILE_CONFIG) \
 		$(PROFILE_SCENARIO) $(PROFILE_PRODUCT) $(PROFILE_CONFIG) $(PROFILE_ARGS)
 
-$(ASYNC_PROFILER):
+$(ASYNC_PROFILER): | $(TOOLS_DIR)/.gitignore
 	$(MVN) -N dependency:copy -Dartifact=tools.profiler:async-profiler:$(ASYNC_PROFILER_VERSION) \
-		-DoutputDirectory=$(ROOT)/.tools/async-profiler
-	mkdir -p $(ROOT)/.tools && echo '*' > $(ROOT)/.tools/.gitignore
-	cd $(ROOT)/.tools/async-profiler && unzip -qo async-profiler-$(ASYNC_PROFILER_VERSION).jar 'linux-x64/*'
+		-DoutputDirectory=$(TOOLS_DIR)/async-profiler
+	cd $(TOOLS_DIR)/async-profiler && unzip -qo async-profiler-$(ASYNC_PROFILER_VERSION).jar 'linux-x64/*'

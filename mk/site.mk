@@ -9,7 +9,7 @@ MKDOCS := $(VENV)/bin/mkdocs
 SITE_HOST ?= 127.0.0.1
 SITE_PORT ?= 8000
 # Tools fetched for the checks live in the project, not on the machine (gitignored).
-TOOLS_BIN := $(ROOT)/.tools/bin
+TOOLS_BIN := $(TOOLS_DIR)/bin
 ACTIONLINT := $(TOOLS_BIN)/actionlint
 # pinned, as every other tool the build fetches (what resolved from the Go module proxy)
 ACTIONLINT_VERSION ?= v1.7.12
@@ -51,16 +51,13 @@ duckdb-wasm: $(VENV)/.installed ## fetch the pinned DuckDB-Wasm (npm registry, S
 	@command -v npm >/dev/null || { echo "installing npm"; apt-get update -qq && apt-get install -y -qq npm >/dev/null; }
 	cd $(ROOT) && $(VENV_PY) -m fixlab_pipelines.render.wasm_assets $(DUCKDB_WASM_DIR) --cache $(ROOT)/.cache/npm
 
-$(ACTIONLINT):
-	@mkdir -p $(TOOLS_BIN)
-	@echo '*' > $(ROOT)/.tools/.gitignore
+$(ACTIONLINT): | $(TOOLS_DIR)/.gitignore
 	@echo "installing actionlint $(ACTIONLINT_VERSION) (Go module proxy)"
-	@GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) > $(ROOT)/.tools/go-actionlint.log 2>&1 \
-		|| { cat $(ROOT)/.tools/go-actionlint.log; exit 1; }
+	@GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) > $(TOOLS_DIR)/go-actionlint.log 2>&1 \
+		|| { cat $(TOOLS_DIR)/go-actionlint.log; exit 1; }
 
 # apt's own lines go to a log under .tools/ (hundreds of them); only a failure prints it.
-$(CHROMIUM):
+$(CHROMIUM): | $(TOOLS_DIR)/.gitignore
 	@echo "installing Debian's chromium (log: .tools/apt-chromium.log)"
-	@mkdir -p $(ROOT)/.tools && echo '*' > $(ROOT)/.tools/.gitignore
-	@{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } > $(ROOT)/.tools/apt-chromium.log 2>&1 \
-		|| { cat $(ROOT)/.tools/apt-chromium.log; exit 1; }
+	@{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } > $(TOOLS_DIR)/apt-chromium.log 2>&1 \
+		|| { cat $(TOOLS_DIR)/apt-chromium.log; exit 1; }

@@ -76,7 +76,8 @@ public final class ArtioProduct implements Product
      * 2-core campaign machine the default configuration's server took in about 8,000 orders a second (811,924 and
      * 963,809 of the 4,000,000 in the 120 s the server waits, while the client's library had accepted all of them in
      * 10 s), its threads parking between polls, so every repetition failed instead of measuring Artio; yielding
-     * streamed 305,000 and 337,000 orders a second there after the full profile's 3,000,000-order warm-up. A single run
+     * streamed 227,000 to 323,000 orders a second there after the full profile's 3,000,000-order warm-up (a campaign
+     * of three repetitions, as the README says). A single run
      * can still ask for any configuration in any scenario it plays.
      */
     @Override

@@ -29,11 +29,11 @@ final class SessionLogFile implements AutoCloseable
     private static final int MAX_STEP = 32;
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] NOT_LOGGED = " [message truncated in the log: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] BYTES_MORE = " more bytes]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     // eight bytes at a time (see endOfPlainRun)
     private static final long ONES = 0x0101010101010101L;
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
     private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final byte[] BYTES_MORE = " more bytes]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Path path;
     private final FileChannel channel;
