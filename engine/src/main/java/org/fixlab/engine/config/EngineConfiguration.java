@@ -70,7 +70,7 @@ public final class EngineConfiguration
         option("cpuAffinity", BOOL, "false", "true", "pin the engine thread to a CPU (OpenHFT Affinity); falls back to unpinned with one log line");
         option("cpuAffinityCpu", range(-1, 4096), "-1", "-1", "CPU to pin to; -1 lets Affinity pick the last free one");
         // store
-        option("storeType", choice(StoreType::of), "file", "memory", "message store: memory, file or mapped (memory-mapped file)");
+        option("storeType", choice(StoreType::of), "mapped", "memory", "message store: memory, file or mapped (memory-mapped file)");
         option("storeDirectory", PATH, "fixlab-store", "fixlab-store", "directory of file and mapped stores");
         option("storeSyncPolicy", choice(SyncPolicy::of), "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", range(1, Integer.MAX_VALUE), "100", "100", "with storeSyncPolicy=interval, the longest time between forces");

@@ -7,7 +7,7 @@ package org.fixlab.engine.config;
 public enum Preset
 {
     /**
-     * A safe start: Nagle's algorithm on, persistent (file) store, CheckSum and garbled-message
+     * A safe start: Nagle's algorithm on, persistent (memory-mapped file) store, CheckSum and garbled-message
      * validation on, no CPU pinning, a backoff idle strategy that leaves the CPU to others.
      */
     BALANCED,

@@ -7,7 +7,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * An append-only store in two files, the {@code balanced} preset's store; QuickFIX/J's file names:
+ * An append-only store in two files, written with system calls; QuickFIX/J's file names:
  * <ul>
  *   <li>{@code <sessionKey>.body}: every sent message as a {@link RecordDescriptor} record, appended;</li>
  *   <li>{@code <sessionKey>.seqnums}: the two sequence numbers in two alternating

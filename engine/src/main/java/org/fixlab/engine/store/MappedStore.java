@@ -5,7 +5,6 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.agrona.DirectBuffer;
@@ -17,17 +16,22 @@ import org.agrona.concurrent.UnsafeBuffer;
  * copy and no system call, so it survives a process crash as soon as storeSent returns.
  *
  * <pre>
- *   0   64 bytes   {@link SequenceNumberSlots}
+ *   0   64 bytes   {@link SequenceNumberSlots}, mapped on their own
  *   64  ...        {@link RecordDescriptor} records, then zeros to the end of the file
  * </pre>
  *
+ * <p>Records are written through a <em>window</em>: a mapping of {@link StoreOptions#mappedChunkBytes()}
+ * that starts where the data ended when it was mapped. A record that does not fit in what is left of it
+ * moves the window on (unmap, extend the file, map the next chunk), so the file has no size limit
+ * while each mapping stays under Java's 2 GiB, and a slide costs one mapping per chunk, not per message.
+ * Records behind the window (replayed for a ResendRequest, or found on opening) are read with positional
+ * reads through {@link FileRecordReader}: the same page cache, no mapping kept for them.
+ *
  * <p>Recovery is {@link FileStore}'s: opening scans the records, cuts off the first one that does
  * not validate and everything after it (a torn write, or pages a power loss never wrote), and moves
- * the next sender seqNum past the highest stored one. The file grows, and is remapped, in steps of
- * {@link StoreOptions#mappedChunkBytes()}; a mapping is limited to 2 GiB, so a session that stores
- * more between two resets needs {@link FileStore}.
+ * the next sender seqNum past the highest stored one.
  *
- * <p>Steady state is garbage-free; growing allocates one mapping and touches each new page once, so
+ * <p>Steady state is garbage-free; a slide allocates one mapping and touches each new page once, so
  * that storeSent does not take the page faults. Not thread-safe.
  */
 public final class MappedStore extends PersistentStore
@@ -41,10 +45,18 @@ public final class MappedStore extends PersistentStore
 
     private final Path file;
     private final int chunkBytes;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
-    private MappedByteBuffer mapping;
-    private int dataEnd = RECORDS_OFFSET;
-    private int unforcedFrom = RECORDS_OFFSET;
+    private final ReopeningFileChannel channel;
+    private final FileRecordReader reader;
+    private final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer window = new UnsafeBuffer(0, 0);
+    private MappedByteBuffer slotsMapping;
+    private MappedByteBuffer windowMapping;
+    /** The file position of the window's first byte. */
+    private long windowStart;
+    private long dataEnd = RECORDS_OFFSET;
+    private long unforcedFrom = RECORDS_OFFSET;
+    /** The buffer of the record last loaded: the window, or the reader's for a record behind it. */
+    private DirectBuffer loaded = window;
 
     private MappedStore(final Path file, final StoreOptions options)
     {
@@ -56,6 +68,8 @@ public final class MappedStore extends PersistentStore
         }
         this.file = file;
         chunkBytes = options.mappedChunkBytes();
+        channel = new ReopeningFileChannel(file);
+        reader = new FileRecordReader(channel, crc);
     }
 
     /** Opens, or creates, the session's file in {@code dir} and recovers its content. */
@@ -68,17 +82,18 @@ public final class MappedStore extends PersistentStore
     public void storeSent(final int seqNum, final DirectBuffer message, final int offset, final int length)
     {
         checkOpen();
-        StoreChecks.checkMessage(seqNum, length, MAX_MAPPING_BYTES - RECORDS_OFFSET - RecordDescriptor.HEADER_LENGTH, name);
+        StoreChecks.checkMessage(seqNum, length, MAX_MAPPING_BYTES - RecordDescriptor.HEADER_LENGTH, name);
         final int recordLength = RecordDescriptor.recordLength(length);
-        if ((long)dataEnd + recordLength > buffer.capacity())
+        if (dataEnd + recordLength > windowStart + window.capacity())
         {
-            grow((long)dataEnd + recordLength);
+            slideWindow(recordLength);
         }
-        RecordDescriptor.write(buffer, dataEnd, seqNum, message, offset, length, crc);
+        final int at = (int)(dataEnd - windowStart);
+        RecordDescriptor.write(window, at, seqNum, message, offset, length, crc);
         index.put(seqNum, dataEnd);
         if (sync.onWrite())
         {
-            mapping.force(dataEnd, recordLength);
+            windowMapping.force(at, recordLength);
             sync.onForced(0);
             forced();
         }
@@ -93,32 +108,33 @@ public final class MappedStore extends PersistentStore
     public void reset()
     {
         checkOpen();
-        unmap();
+        unmap(windowMapping, window);
+        windowMapping = null;
         resize(RECORDS_OFFSET, true);
-        map(chunkBytes);
-        pretouch(RECORDS_OFFSET);
+        reader.invalidate();
         index.clear();
         dataEnd = RECORDS_OFFSET;
         unforcedFrom = RECORDS_OFFSET;
+        mapWindow(chunkBytes);
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
         writeSeqNums();
-        mapping.force(0, RECORDS_OFFSET);
+        slotsMapping.force();
         forced();
     }
 
     @Override
     void recover()
     {
-        final long fileLength = fileLength();
-        map((int)Math.min(Math.max(fileLength, chunkBytes), MAX_MAPPING_BYTES));
-        seqNums.load(buffer, 0, crc, file.toString());
+        slotsMapping = map(0, RECORDS_OFFSET, slots);
+        seqNums.load(slots, 0, crc, file.toString());
 
-        int position = RECORDS_OFFSET;
+        final long fileLength = channel.size();
+        long position = RECORDS_OFFSET;
         int recordLength;
-        while ((recordLength = RecordDescriptor.validLength(buffer, position, buffer.capacity() - position, crc)) != RecordDescriptor.INVALID)
+        while ((recordLength = reader.load(position, fileLength)) != RecordDescriptor.INVALID)
         {
-            index.put(RecordDescriptor.seqNum(buffer, position), position);
+            index.put(RecordDescriptor.seqNum(reader.window(), reader.offsetOf(position)), position);
             position += recordLength;
         }
         dataEnd = position;
@@ -127,36 +143,54 @@ public final class MappedStore extends PersistentStore
         // Whatever follows the last good record goes: a torn record, or stale bytes a later shorter
         // record would leave behind to be mistaken for data after the next crash. Cutting the file
         // there and growing it again has the OS zero it, without writing the zeros ourselves.
-        final int mappedLength = buffer.capacity();
-        unmap();
         resize(dataEnd, sync.policy() != SyncPolicy.NONE);
-        map(mappedLength);
-        pretouch(dataEnd);
+        reader.invalidate();
+        mapWindow(chunkBytes);
 
         advancePastStoredMessages();
     }
 
-    private void grow(final long required)
+    /**
+     * Maps the next chunk from the end of the data on. What the old window holds and a sync policy still
+     * owes is forced first, so that {@link #forceAll} only ever has the current window to force.
+     */
+    private void slideWindow(final int recordLength)
     {
-        final long grown = (required + chunkBytes - 1) / chunkBytes * chunkBytes;
-        if (required > MAX_MAPPING_BYTES)
+        if (sync.policy() != SyncPolicy.NONE && unforcedFrom < dataEnd)
         {
-            throw new IllegalStateException(name + " is full: a mapping holds at most 2 GiB. Reset the session's " +
-                "sequence numbers more often (daily), or use the FILE store type for this session");
+            windowMapping.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
+            unforcedFrom = dataEnd;
+            forced();
         }
-        final int mappedLength = buffer.capacity();
-        unmap();
-        map((int)Math.min(grown, MAX_MAPPING_BYTES));
-        pretouch(mappedLength);
+        unmap(windowMapping, window);
+        windowMapping = null;
+        // the reader may hold bytes it read from the old window while records were still being added to it
+        reader.invalidate();
+        final long length = Math.max(chunkBytes, (long)recordLength + PAGE_BYTES);
+        mapWindow((int)Math.min(length, MAX_MAPPING_BYTES));
+    }
+
+    /** Maps {@code length} bytes from the end of the data, extending the file with zeros, and pretouches them. */
+    private void mapWindow(final int length)
+    {
+        windowStart = dataEnd;
+        windowMapping = map(windowStart, length, window);
+        // Takes the page faults of the window now rather than in storeSent. Writing a zero where the
+        // file already holds zeros changes nothing on disk but makes each page resident and writable.
+        final long firstPage = (windowStart + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
+        for (long page = firstPage; page < windowStart + length; page += PAGE_BYTES)
+        {
+            window.putByte((int)(page - windowStart), (byte)0);
+        }
     }
 
     @Override
     void writeSeqNums()
     {
-        final int slotOffset = seqNums.writeNext(buffer, 0, crc);
+        final int slotOffset = seqNums.writeNext(slots, 0, crc);
         if (sync.onWrite())
         {
-            mapping.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
+            slotsMapping.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
             sync.onForced(0);
             forced();
         }
@@ -165,23 +199,32 @@ public final class MappedStore extends PersistentStore
     @Override
     int loadRecord(final long position)
     {
-        return RecordDescriptor.validLength(buffer, (int)position, dataEnd - position, crc) == RecordDescriptor.INVALID ?
-            -1 : (int)position;
+        if (position >= windowStart)
+        {
+            loaded = window;
+            final int at = (int)(position - windowStart);
+            return RecordDescriptor.validLength(window, at, dataEnd - position, crc) == RecordDescriptor.INVALID ? -1 : at;
+        }
+        loaded = reader.window();
+        return reader.load(position, dataEnd) == RecordDescriptor.INVALID ? -1 : reader.offsetOf(position);
     }
 
     @Override
     DirectBuffer recordBuffer()
     {
-        return buffer;
+        return loaded;
     }
 
     @Override
     void forceAll()
     {
-        if (null != mapping)
+        if (null != slotsMapping)
         {
-            mapping.force(0, RECORDS_OFFSET);
-            mapping.force(unforcedFrom, dataEnd - unforcedFrom);
+            slotsMapping.force();
+        }
+        if (null != windowMapping)
+        {
+            windowMapping.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
             unforcedFrom = dataEnd;
         }
     }
@@ -189,49 +232,35 @@ public final class MappedStore extends PersistentStore
     @Override
     void release()
     {
-        unmap();
-    }
-
-    /**
-     * Takes the page faults of the file's unused tail now rather than in storeSent. Writing a zero
-     * where the file already holds zeros changes nothing on disk but makes each page resident and
-     * writable.
-     */
-    private void pretouch(final int from)
-    {
-        for (int page = (from + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES; page < buffer.capacity(); page += PAGE_BYTES)
+        try (channel)
         {
-            buffer.putByte(page, (byte)0);
+            unmap(windowMapping, window);
+            unmap(slotsMapping, slots);
+        }
+        finally
+        {
+            windowMapping = null;
+            slotsMapping = null;
         }
     }
 
-    private long fileLength()
-    {
-        try
-        {
-            return Files.exists(file) ? Files.size(file) : 0;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot read the size of " + file, ex);
-        }
-    }
-
-    /** Maps the first {@code length} bytes of the file, extending the file with zeros if it is shorter. */
-    private void map(final int length)
+    /** Maps {@code length} bytes of the file from {@code position} into {@code buffer}, extending the file if it is shorter. */
+    private MappedByteBuffer map(final long position, final int length, final UnsafeBuffer buffer)
     {
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
         {
-            if (raf.length() < length)
+            if (raf.length() < position + length)
             {
-                raf.setLength(length);
+                raf.setLength(position + length);
             }
-            mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, length);
+            final MappedByteBuffer mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, position, length);
             buffer.wrap(mapping);
+            return mapping;
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot map " + length + " bytes of " + file + ": check free disk space", ex);
+            throw new UncheckedIOException("cannot map " + length + " bytes of " + file + " at " + position +
+                ": check free disk space", ex);
         }
     }
 
@@ -251,13 +280,12 @@ public final class MappedStore extends PersistentStore
         }
     }
 
-    private void unmap()
+    private static void unmap(final MappedByteBuffer mapping, final UnsafeBuffer buffer)
     {
         if (null != mapping)
         {
             buffer.wrap(0, 0);
             IoUtil.unmap(mapping);
-            mapping = null;
         }
     }
 }

@@ -47,7 +47,7 @@ class EngineConfigurationTest
     /** The trade-offs {@link Preset} documents: safety (balanced) against speed (optimized). */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "BALANCED,  false, FILE,   true,  backoff,   false, true",
+        "BALANCED,  false, MAPPED, true,  backoff,   false, true",
         "OPTIMIZED, true,  MEMORY, false, busy-spin, true,  false",
     })
     void presetsDifferAsDocumented(final Preset preset, final boolean tcpNoDelay, final StoreType storeType, final boolean validation,

@@ -34,7 +34,7 @@ public final class CrashingWriter
             store.flush(System.nanoTime()); // the end of a duty cycle, as the engine's loop calls it
             if (seqNum % 16 == 0)
             {
-                // Keeps the files to tens of MiB per run, well under a mapping's 2 GiB.
+                // Keeps the files to tens of MiB per run.
                 LockSupport.parkNanos(1);
             }
         }

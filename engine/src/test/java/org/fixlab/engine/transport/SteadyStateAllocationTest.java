@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The hot path is garbage-free: with the optimized and balanced presets, 100,000 NewOrderSingle -> ExecutionReport
  * round trips over real loopback TCP, after warm-up, allocate 0 bytes on the thread that runs both
  * engines (as counted by the JVM's per-thread allocation counter): the message path, the duty
- * cycle, the session timers, the in-memory and file stores (and its growing index) and the NIO calls. With the message log on, the
+ * cycle, the session timers, the in-memory, file and mapped stores (and their growing index) and the NIO calls. With the message log on, the
  * engine thread still allocates nothing, nor does the log's writer thread.
  */
 class SteadyStateAllocationTest
@@ -42,16 +42,17 @@ class SteadyStateAllocationTest
     Path storeDir;
 
     /**
-     * The balanced preset as it ships (file store, validation, message log) but with Nagle off, which only
-     * changes the timing of a round trip here, and an index allocated up front smaller than the messages
-     * stored, so that the store's index grows while it is measured.
+     * The balanced preset as it ships (mapped store, validation, message log), and with the file store, but
+     * with Nagle off, which only changes the timing of a round trip here, and an index allocated up front
+     * smaller than the messages stored, so that the store's index grows while it is measured.
      */
-    @ParameterizedTest(name = "{0} messageLog={1}")
-    @CsvSource({"OPTIMIZED, false", "OPTIMIZED, true", "BALANCED, true"})
-    void presetAllocatesNothingPerRoundTrip(final Preset preset, final boolean messageLog)
+    @ParameterizedTest(name = "{0} {1} messageLog={2}")
+    @CsvSource({"OPTIMIZED, memory, false", "OPTIMIZED, memory, true", "BALANCED, mapped, true", "BALANCED, file, true"})
+    void presetAllocatesNothingPerRoundTrip(final Preset preset, final String storeType, final boolean messageLog)
     {
         final EngineConfiguration configuration = EngineConfiguration.preset(preset)
             .set("storeDirectory", storeDir.toString())
+            .set("storeType", storeType)
             .set("messageLog", String.valueOf(messageLog))
             .set("tcpNoDelay", "true")
             .set("storeIndexCapacity", "65536")

@@ -1,0 +1,141 @@
+package org.fixlab.engine.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.fixlab.engine.store.MessageStoreContractTest.replayed;
+import static org.fixlab.engine.store.MessageStoreContractTest.storeRange;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link MappedStore}'s window: with the smallest chunk (one page) a few hundred messages move it on
+ * dozens of times, so records behind it are replayed through positional reads, before and after a
+ * reopen, under every sync policy, and a message larger than a chunk gets a window of its own.
+ */
+class MappedStoreWindowTest
+{
+    private static final int CHUNK = 4096;
+    private static final int STORED = 600; // about 130 KB of records: over 30 windows of one page
+
+    @TempDir
+    Path dir;
+
+    private MappedStore open(final SyncPolicy policy)
+    {
+        return MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions().mappedChunkBytes(CHUNK).indexCapacity(16)
+            .syncPolicy(policy).syncIntervalNanos(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(SyncPolicy.class)
+    void replaysEveryRecordAcrossManyWindowsBeforeAndAfterAReopen(final SyncPolicy policy)
+    {
+        try (MappedStore store = open(policy))
+        {
+            for (int seqNum = 1; seqNum <= STORED; seqNum++)
+            {
+                storeRange(store, seqNum, seqNum);
+                store.nextSenderSeqNum(seqNum + 1);
+                store.flush(System.nanoTime());
+                if (seqNum % 50 == 0)
+                {
+                    // replays read ahead into the window being written; what they cached must not be taken
+                    // for the records that fill it afterwards
+                    assertEquals(seqNums(1, seqNum), replayed(store, 1, Integer.MAX_VALUE));
+                }
+            }
+        }
+        assertTrue(fileLength() > 30L * CHUNK, "the records span many windows: " + fileLength());
+
+        try (MappedStore store = open(policy))
+        {
+            assertEquals(STORED + 1, store.nextSenderSeqNum());
+            assertEquals(seqNums(1, STORED), replayed(store, 1, Integer.MAX_VALUE));
+            storeRange(store, STORED + 1, STORED + 100);
+            assertEquals(seqNums(STORED - 10, STORED + 100), replayed(store, STORED - 10, Integer.MAX_VALUE));
+        }
+    }
+
+    @Test
+    void givesAMessageLargerThanAChunkAWindowOfItsOwn()
+    {
+        final byte[] large = new byte[3 * CHUNK + 17];
+        for (int i = 0; i < large.length; i++)
+        {
+            large[i] = (byte)('A' + i % 26);
+        }
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            storeRange(store, 1, 10);
+            store.storeSent(11, new UnsafeBuffer(large), 0, large.length);
+            storeRange(store, 12, 20);
+        }
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            final int[] lengths = new int[21];
+            assertEquals(20, store.replay(1, 20, (seqNum, buffer, offset, length) ->
+            {
+                lengths[seqNum] = length;
+                if (seqNum == 11)
+                {
+                    final byte[] back = new byte[length];
+                    buffer.getBytes(offset, back);
+                    assertEquals(new String(large, java.nio.charset.StandardCharsets.US_ASCII),
+                        new String(back, java.nio.charset.StandardCharsets.US_ASCII));
+                }
+                else
+                {
+                    TestMessages.assertIs(seqNum, 0, buffer, offset, length);
+                }
+            }));
+            assertEquals(large.length, lengths[11]);
+            assertEquals(21, store.nextSenderSeqNum());
+        }
+    }
+
+    @Test
+    void resetShrinksTheFileToOneChunkAndStartsAgain()
+    {
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            storeRange(store, 1, STORED);
+            store.reset();
+            assertEquals(MappedStore.RECORDS_OFFSET + CHUNK, fileLength());
+            assertEquals(List.of(), replayed(store, 1, Integer.MAX_VALUE));
+            storeRange(store, 1, 100);
+            assertEquals(seqNums(1, 100), replayed(store, 1, Integer.MAX_VALUE));
+        }
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            assertEquals(seqNums(1, 100), replayed(store, 1, Integer.MAX_VALUE));
+        }
+    }
+
+    private long fileLength()
+    {
+        try
+        {
+            return Files.size(dir.resolve(StoreKind.SESSION_KEY + MappedStore.FILE_SUFFIX));
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private static List<Integer> seqNums(final int from, final int to)
+    {
+        return IntStream.rangeClosed(from, to).boxed().collect(Collectors.toList());
+    }
+}
