@@ -32,9 +32,10 @@ public interface Product
     }
 
     /**
-     * Whether it keeps up with the seeds' paced rate (50,000 msg/s) on a small machine. The quick profile
-     * leaves out paced runs of a product that does not (they could never pass the steady-state check) and
-     * warms its other runs up twice as long.
+     * Whether it keeps up with the seeds' paced rate (50,000 msg/s) on a small machine. A campaign leaves out
+     * paced runs of a product that does not (they could never pass the steady-state check, and a median that
+     * only measures how long a queue grew is not a latency), and the quick profile warms its other runs up
+     * twice as long.
      */
     default boolean sustainsSeedRate()
     {
