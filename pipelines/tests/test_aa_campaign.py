@@ -92,3 +92,26 @@ def test_a_comparison_within_one_campaign_scores_each_version_against_its_raw_so
     assert peers and len({row["product"] for row in peers}) == len(peers), "each peer once"
     assert all(row["p50"] or row["throughput"] for row in fixlab_rows)
 
+
+
+def test_two_releases_are_compared_inside_the_newer_ones_campaign_when_it_measured_both(aa) -> None:
+    """A release campaign (make bench VERSIONS="0.1.0 0.2.0=HEAD") measures the previous release again beside
+    the new one: `fixlab diff` and the comparison page take both sides from it, not the previous release's own
+    campaign on whatever machine it ran."""
+    from fixlab_pipelines.render.compare import measured_beside
+    from fixlab_pipelines.render.queries import Release
+
+    con, campaigns = aa
+    campaign = campaigns[0].name
+    older, newer = [v for (v,) in con.execute("SELECT DISTINCT product_version FROM runs WHERE campaign = ? "
+                                              "AND product = 'fixlab' ORDER BY 1", [campaign]).fetchall()]
+    base, head = diff.release_sides(con, older, "an-earlier-campaign", newer, campaign)
+    assert base.filters == {"campaign": campaign, "product": "fixlab", "product_version": older}
+    assert head.filters == {"campaign": campaign, "product": "fixlab", "product_version": newer}
+    beside = measured_beside(con, Release("fixlab", older, "c", None, "an-earlier-campaign"),
+                             Release("fixlab", newer, "c", None, campaign))
+    assert beside.campaign == campaign and beside.version == older
+
+    # a newer campaign that did not measure the older version leaves it in its own campaign
+    base, _ = diff.release_sides(con, "0.0.1", "an-earlier-campaign", newer, campaign)
+    assert base.filters == {"campaign": "an-earlier-campaign"}

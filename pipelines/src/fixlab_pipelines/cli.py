@@ -131,7 +131,7 @@ def _stats(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     diff = _diff_module()
     con = db.connect(args.db, read_only=True)
-    base, head = diff.parse_side(con, args.base), diff.parse_side(con, args.head)
+    base, head = diff.parse_sides(con, args.base, args.head)
     statistics = tuple(s.strip() for s in args.statistics.split(",") if s.strip())
     frame = diff.compare(con, base, head, args.metric, statistics, args.min_effect)
     banner = ""

@@ -66,15 +66,42 @@ def parse_side(con: duckdb.DuckDBPyConnection, text: str) -> Side:
                 raise UsageError(f"{text!r}: expected key=value with key one of {', '.join(SELECTABLE)}")
             filters[key] = value
         return Side(text, filters)
-    release = con.execute(
-        "SELECT campaign FROM releases WHERE version = ? AND product = 'fixlab'", [text]).fetchone()
-    if release and release[0]:
-        return release_side(con, text, release[0])
+    release = _release_campaign(con, text)
+    if release:
+        return release_side(con, text, release)
     if con.execute("SELECT 1 FROM campaigns WHERE campaign = ?", [text]).fetchone():
         return Side(text, {"campaign": text})
     if con.execute("SELECT 1 FROM runs WHERE product = 'fixlab' AND product_version = ?", [text]).fetchone():
         return Side(text, {"product": "fixlab", "product_version": text})
     raise UsageError(f"{text!r} is neither a release, a campaign, nor key=value (e.g. configuration=optimized)")
+
+
+def parse_sides(con: duckdb.DuckDBPyConnection, base: str, head: str) -> tuple[Side, Side]:
+    """Both sides of `fixlab diff`: two releases are compared inside the newer one's campaign when it
+    measured the older one beside it (see release_sides), any other pair side by side as given."""
+    base_side, head_side = parse_side(con, base), parse_side(con, head)
+    campaigns = [_release_campaign(con, text) for text in (base, head)]
+    if all(campaigns):
+        return release_sides(con, base, campaigns[0], head, campaigns[1])
+    return base_side, head_side
+
+
+def release_sides(con: duckdb.DuckDBPyConnection, base: str, base_campaign: str, head: str,
+                  head_campaign: str) -> tuple[Side, Side]:
+    """Two releases. When the newer release's campaign measured the older version too (a release campaign,
+    `make bench VERSIONS="0.1.0 0.2.0=HEAD"`), both sides come from it: one machine, the versions interleaved,
+    so a verdict is about the code. Otherwise each release's own campaign, and the hardware check decides."""
+    measured_beside = con.execute(
+        "SELECT 1 FROM runs WHERE campaign = ? AND product = 'fixlab' AND product_version = ? LIMIT 1",
+        [head_campaign, base]).fetchone()
+    if measured_beside and base_campaign != head_campaign:
+        return release_side(con, base, head_campaign), release_side(con, head, head_campaign)
+    return release_side(con, base, base_campaign), release_side(con, head, head_campaign)
+
+
+def _release_campaign(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
+    row = con.execute("SELECT campaign FROM releases WHERE version = ? AND product = 'fixlab'", [text]).fetchone()
+    return row[0] if row and row[0] else None
 
 
 def release_side(con: duckdb.DuckDBPyConnection, version: str, campaign: str) -> Side:

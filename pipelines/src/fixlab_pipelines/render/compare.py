@@ -6,6 +6,7 @@ the portal and the command line can never disagree about a regression.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import duckdb
@@ -21,8 +22,7 @@ STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99
 
 def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> list[dict[str, Any]]:
     known = queries.products(con)
-    frame = diff.compare(con, diff.release_side(con, base.version, base.campaign),
-                         diff.release_side(con, head.version, head.campaign))
+    frame = diff.compare(con, *diff.release_sides(con, base.version, base.campaign, head.version, head.campaign))
     out = []
     for row in frame.to_dict("records"):
         series = queries.Series(row["scenario"], row["workload_mode"], row["product"],
@@ -43,6 +43,13 @@ def diff_rows(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> l
 HEADLINE_SCENARIOS = ("rtt-echo", "throughput")
 HEADLINE_STATISTICS = ("p50_ns", "p99_ns", "messages_per_second")
 HEADLINE_CONFIGURATIONS = ("optimized", "balanced")
+
+
+def measured_beside(con: duckdb.DuckDBPyConnection, base: Release, head: Release) -> Release:
+    """The older release as the comparison sees it: measured again in the newer release's campaign when that
+    campaign measured it (diff.release_sides' rule), else in its own."""
+    base_side, _ = diff.release_sides(con, base.version, base.campaign, head.version, head.campaign)
+    return dataclasses.replace(base, campaign=base_side.filters["campaign"])
 
 
 def headline_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

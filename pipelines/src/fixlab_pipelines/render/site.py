@@ -101,7 +101,8 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         diff_context = None
         if previous is not None:
             compare_page = site / "compare" / f"{previous.slug}-vs-{release.slug}.md"
-            diff_context = compare_pair(con, env, previous, release, compare_page, pages, written)
+            base = compare.measured_beside(con, previous, release)
+            diff_context = compare_pair(con, env, base, release, compare_page, pages, written)
             context["compare_link"] = href(f"../compare/{compare_page.name}")
             pairs.append({"base": previous, "head": release, "path": href(f"compare/{compare_page.name}"),
                           "summary": diff_context.get("summary")})
