@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 from pathlib import Path
@@ -99,3 +100,19 @@ def test_this_harness_measures_the_released_engine_beside_this_one(tmp_path: Pat
     with duckdb.connect(str(db_path), read_only=True) as con:
         measured = con.execute("SELECT product_version, count(*) FROM runs GROUP BY 1 ORDER BY 1").fetchall()
     assert measured == sorted([(RELEASED, 1), (head["label"], 1)])
+
+
+def test_head_is_this_checkouts_build_beside_the_jar_of_an_earlier_version() -> None:
+    """target/ keeps the jar of the version before a bump until a clean: HEAD must be the jar of the pom's version
+    (a release campaign once measured a stale 0.1.0 jar as 0.2.0)."""
+    _ensure_built()
+    version = re.search(r"^  <version>(.*)</version>", (REPO / "pom.xml").read_text(), re.MULTILINE).group(1)
+    stale = REPO / "engine" / "target" / "fixlab-engine-0.0.0-stale.jar"
+    stale.write_bytes(b"")
+    try:
+        resolved = subprocess.run([str(BIN / "engine-versions"), "HEAD"], cwd=REPO, capture_output=True, text=True,
+                                  timeout=600)
+    finally:
+        stale.unlink()
+    assert resolved.returncode == 0, resolved.stderr
+    assert resolved.stdout.strip().split("|")[2] == str(REPO / "engine" / "target" / f"fixlab-engine-{version}.jar")

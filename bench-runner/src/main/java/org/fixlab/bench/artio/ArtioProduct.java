@@ -173,8 +173,9 @@ public final class ArtioProduct implements Product
     {
         try (java.util.stream.Stream<Path> files = Files.list(target))
         {
+            // the newest: target/ keeps the jar of an earlier project version until a clean
             return files.filter(f -> f.getFileName().toString().matches("fixlab-bench-artio-[^-]+(-SNAPSHOT)?\\.jar"))
-                .findFirst()
+                .max(java.util.Comparator.comparingLong(f -> f.toFile().lastModified()))
                 .orElseThrow(() -> new IOException("no fixlab-bench-artio jar in it"));
         }
     }
