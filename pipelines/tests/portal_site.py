@@ -56,6 +56,7 @@ def copy_sources(root: Path) -> tuple[Path, Path]:
     docs = root / "site"
     shutil.copytree(REPO / "site", docs, ignore=shutil.ignore_patterns("*.pyc"))
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copy(REPO / "CHANGELOG.md", root / "CHANGELOG.md")
     return docs, root / "mkdocs.yml"
 
 

@@ -283,3 +283,15 @@ def test_hardware_line_counts_machines_not_jvm_setups():
     other = {"hostname": "bench-2", "cpu_model": "Intel Xeon", "jvm_args": "-Xmx1g"}
     assert hardware_line([one, artio]) == "1 host(s), AMD EPYC"
     assert hardware_line([one, artio, other]) == "2 host(s), AMD EPYC, Intel Xeon"
+
+
+def test_a_release_page_links_its_section_of_the_changelog(portal: PortalSite):
+    """The changelog is a page of the portal, and a release's page links the section of its version (the built
+    page has that id: MkDocs' strict build would refuse a dead anchor). A version it has no section for gets no link."""
+    assert '"changelog.md"' in portal.mkdocs_yml.read_text(encoding="utf-8")
+    changelog = portal.page("changelog.html")
+    release = portal.page("results/0.1.0.html")
+    anchors = re.findall(r'href="\.\./changelog\.html#([^"]+)"', release)
+    assert anchors == ["010-2026-11-21"], anchors
+    assert f'id="{anchors[0]}"' in changelog
+    assert "changelog.html" not in portal.page("results/0.0.9.html")

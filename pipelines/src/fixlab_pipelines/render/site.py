@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from markdown.extensions.toc import slugify
 
 from ..errors import UsageError
 from . import compare, downloads, figures, nav, queries, summary
@@ -22,7 +23,9 @@ from .release import FigureWriter, release_context
 from .templating import environment, href, render_page
 
 # downloads/ is pruned rather than removed: its files are slow to re-create (see downloads).
-GENERATED = ["index.md", "results", "compare", "reference", "figures", "assets/javascripts/plotly.min.js"]
+GENERATED = ["index.md", "results", "compare", "reference", "figures", "assets/javascripts/plotly.min.js",
+             "changelog.md"]
+CHANGELOG_PAGE = "changelog.md"
 
 
 @dataclass
@@ -47,6 +50,28 @@ def copy_plotly(site: Path) -> None:
     target = site / "assets" / "javascripts" / "plotly.min.js"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(source.read_bytes())
+
+
+def copy_changelog(repository: Path, site: Path) -> Path | None:
+    """The repository's CHANGELOG.md (beside mkdocs.yml) as a page of the portal, which release pages link;
+    None when there is none."""
+    source = repository / "CHANGELOG.md"
+    if not source.is_file():
+        return None
+    target = site / CHANGELOG_PAGE
+    target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return target
+
+
+def changelog_anchor(changelog: Path | None, version: str) -> str | None:
+    """The id MkDocs gives the changelog's section of `version` (a heading "## 0.2.0 (2026-11-25)"), or None."""
+    if changelog is None:
+        return None
+    for line in changelog.read_text(encoding="utf-8").splitlines():
+        title = line.removeprefix("## ").strip()
+        if line.startswith("## ") and title.split(" ", 1)[0] == version:
+            return slugify(title, "-")  # the toc extension's own function: the same id as the built page
+    return None
 
 
 def summary_links(site: Path, page: Path) -> dict[str, str]:
@@ -83,6 +108,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
     releases = queries.fixlab_releases(con)
     database = downloads.database(db_path, site)
     summary.export(con, site)  # the SQL page's data and the summary-only downloads
+    changelog = copy_changelog(mkdocs_yml.parent, site)
     downloads.prune(site, queries.rows(con, "SELECT campaign, run_id FROM runs"))
 
     index: list[dict[str, Any]] = []
@@ -98,6 +124,8 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
         context["database_link"] = downloads.link(database, page)
         context["summary_links"] = summary_links(site, page)
+        anchor = changelog_anchor(changelog, release.version)
+        context["changelog_link"] = href(f"../{CHANGELOG_PAGE}#{anchor}") if anchor else None
         diff_context = None
         if previous is not None:
             compare_page = site / "compare" / f"{previous.slug}-vs-{release.slug}.md"
@@ -164,7 +192,8 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         render_page(env, template, target, **context)
         pages.append(target)
     copy_plotly(site)
-    changed = nav.update(mkdocs_yml, nav_sections(releases, pairs, [entry["release"] for entry in local]))
+    changed = nav.update(mkdocs_yml, nav_sections(releases, pairs, [entry["release"] for entry in local],
+                                                  changelog is not None))
     return Outputs(pages, written, changed)
 
 
@@ -256,8 +285,9 @@ def _published(value: float | None) -> str | None:
 
 
 def nav_sections(releases: list[Release], pairs: list[dict[str, Any]],
-                 local: list[Release] = ()) -> list[tuple[str, list[tuple[str, str]]]]:
+                 local: list[Release] = (), changelog: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     results = [("All releases", "results/index.md")]
+    results += [("Changelog", CHANGELOG_PAGE)] if changelog else []
     results += [(f"fixlab {r.version}", f"results/{r.slug}.md") for r in reversed(releases)]
     results += [(f"Measured here: {r.campaign}", f"results/{r.slug}.md") for r in reversed(local)]
     comparisons = [("All comparisons", "compare/index.md")]

@@ -180,10 +180,12 @@ public final class Campaign
             final Process clientProcess = process(client, run).start();
             String written = null;
             String error = null;
+            String last = "";
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(clientProcess.getInputStream(), StandardCharsets.UTF_8)))
             {
                 for (String line = reader.readLine(); line != null; line = reader.readLine())
                 {
+                    last = line.isBlank() ? last : line;
                     if (line.startsWith("run written: "))
                     {
                         written = line.substring("run written: ".length());
@@ -202,7 +204,9 @@ public final class Campaign
             serverProcess.waitFor(10, TimeUnit.SECONDS);
             if (status != 0 || written == null)
             {
-                throw new BenchException(error != null ? error : "client exited with status " + status + "; server: " + lastLine(serverLog));
+                // a JVM that dies (OutOfMemoryError) prints no "error: " line: its last line says why
+                throw new BenchException(error != null ? error : "client exited with status " + status + " (its last line: " + last
+                    + "); server: " + lastLine(serverLog));
             }
             Files.deleteIfExists(serverLog);
             return Path.of(written);

@@ -101,9 +101,24 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
         }
     }
 
+    /**
+     * Bytes QuickFIX/J may have queued for the socket before the stream waits: its Session.send never refuses,
+     * MINA queues every message it cannot write yet, and a stream that outruns the server grew that queue until
+     * the client's heap ran out (two of three runs of the 0.2.0 campaign). The engines' outbound buffers are of
+     * this order (fixlab optimized: 1 MiB).
+     */
+    static final long MAX_QUEUED_BYTES = 1 << 20;
+
     @Override
     public boolean send(final int seq, final boolean small)
     {
+        final org.apache.mina.core.session.IoSession connection = filter.session;
+        if (connection != null && connection.getScheduledWriteBytes() > MAX_QUEUED_BYTES)
+        {
+            // back-pressure: the driver polls and tries again; MINA's I/O thread drains the queue, so give it the CPU
+            Thread.yield();
+            return false;
+        }
         final Message message = small ? smallOrder : order;
         message.setInt(11, seq);
         message.setUtcTimeStamp(60, java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
@@ -112,6 +127,12 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
             throw new BenchException("QuickFIX/J refused to send order " + seq + " (session not logged on)");
         }
         return true;
+    }
+
+    /** The filter that sees the connection's writes (tests give it a connection). */
+    QfjSupport.TimestampFilter filter()
+    {
+        return filter;
     }
 
     @Override

@@ -36,6 +36,8 @@ final class QfjSupport
     {
         volatile long readNanos;
         volatile long writeNanos;
+        /** The connection, once something was written on it: what it has queued and not yet written is the back-pressure. */
+        volatile IoSession session;
 
         @Override
         public void messageReceived(final NextFilter next, final IoSession session, final Object message) throws Exception
@@ -48,6 +50,7 @@ final class QfjSupport
         public void filterWrite(final NextFilter next, final IoSession session, final WriteRequest request) throws Exception
         {
             writeNanos = System.nanoTime();
+            this.session = session;
             next.filterWrite(session, request);
         }
     }
