@@ -294,4 +294,4 @@ def test_a_release_page_links_its_section_of_the_changelog(portal: PortalSite):
     anchors = re.findall(r'href="\.\./changelog\.html#([^"]+)"', release)
     assert anchors == ["010-2026-11-21"], anchors
     assert f'id="{anchors[0]}"' in changelog
-    assert "changelog.html" not in portal.page("results/0.0.9.html")
+    assert "../changelog.html#" not in portal.page("results/0.0.9.html")

@@ -209,3 +209,18 @@ def first_release_page(portal) -> str:
     assert pages, "no release page was rendered"
     return f"results/{pages[-1]}"
 
+
+
+def test_recorded_commands_are_printed_as_they_run_in_any_clone():
+    from fixlab_pipelines.render.release import in_any_clone
+
+    recorded = ("bench-runner/bin/runClientRoundTripLatencyBM --scenario rtt-echo --product fixlab --properties "
+                "/home/someone/fixlab/bench-runner/etc/balanced/engine.properties --host 127.0.0.1 --port 9948")
+    assert in_any_clone(recorded, "balanced") == recorded.replace(
+        "--properties /home/someone/fixlab/", "--config balanced --properties ")
+    older = "x --properties /srv/ci/fixlab/.cache/engines/9e05406/etc/optimized/engine.properties --bind 0.0.0.0"
+    assert in_any_clone(older, "optimized") == ("x --config optimized --properties "
+                                                ".cache/engines/9e05406/etc/optimized/engine.properties --bind 0.0.0.0")
+    # anything else is printed as recorded
+    other = "x --out /tmp/runs --config a --properties etc/a.properties"
+    assert in_any_clone(other, "a") == other

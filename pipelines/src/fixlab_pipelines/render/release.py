@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,8 +185,25 @@ def checkout(runs: list[dict[str, Any]], release: Any) -> dict[str, str]:
     return {"commit": harness, "build": build}
 
 
+# Campaigns of several engine versions made before 0.2.0's runner recorded a version's engine.properties by
+# the absolute path of the checkout that measured them (/home/.../fixlab/bench-runner/etc/...): printed as they
+# are in any clone, relative to it, which is how the runner records them now.
+_CHECKOUT_PREFIX = re.compile(r"(?<=\s)/\S*?/(?=(?:bench-runner/etc|\.cache/engines)/)")
+
+
+def in_any_clone(command: str, configuration: str) -> str:
+    """The command as a reader runs it in a clone. Runners before 0.2.0's also left out the `--config` a campaign
+    gave beside `--properties` (the run recorded its name; the printed command would have made one named
+    "custom"): it is put back where the runner writes it now."""
+    command = _CHECKOUT_PREFIX.sub("", command)
+    if " --properties " in command and " --config " not in command:
+        command = command.replace(" --properties ", f" --config {configuration} --properties ", 1)
+    return command
+
+
 def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, list[dict[str, Any]]]:
-    """Topology -> the commands of each series' first repetition, exactly as recorded."""
+    """Topology -> the commands of each series' first repetition, as recorded (paths of the checkout that ran
+    them made relative: in_any_clone)."""
     by_topology: dict[str, list[dict[str, Any]]] = {}
     seen = set()
     for run in runs:
@@ -195,12 +213,14 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
         seen.add(key)
         label = next((s.label for s in series if s.key == key[:4]), run["run_id"])
         entry = {"scenario": run["scenario"], "label": label, "run_id": run["run_id"],
-                 "repetitions": run["repetitions"], "commands": list(run["reproduce"])}
+                 "repetitions": run["repetitions"],
+                 "commands": [in_any_clone(c, run["configuration"]) for c in run["reproduce"]]}
         by_topology.setdefault(run["topology"], []).append(entry)
         # A one-host run also records how to take the same run across two machines.
         two_host = json.loads(run.get("two_host_commands") or "null")
         if run["topology"] != "two-host" and two_host:
-            by_topology.setdefault("two-host", []).append({**entry, "commands": list(two_host)})
+            by_topology.setdefault("two-host", []).append({**entry, "commands": [in_any_clone(c, run["configuration"])
+                                                                            for c in two_host]})
     return by_topology
 
 

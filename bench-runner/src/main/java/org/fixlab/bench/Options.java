@@ -176,6 +176,12 @@ public final class Options
     {
         if (properties != null)
         {
+            // a campaign names the configuration its engine.properties stands for: the run records it, and so does
+            // the command that reproduces the run (without it, the run would be named "custom")
+            if (!"custom".equals(config))
+            {
+                sb.append(" --config ").append(config);
+            }
             sb.append(" --properties ").append(properties);
         }
         else

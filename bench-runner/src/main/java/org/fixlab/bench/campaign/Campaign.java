@@ -146,7 +146,7 @@ public final class Campaign
         if (run.engine() != null)
         {
             // That version's own engine.properties: a newer file may hold keys its engine does not know.
-            common.addAll(List.of("--properties", run.engine().properties(run.config()).toString()));
+            common.addAll(List.of("--properties", fromCheckout(run.engine().properties(run.config())).toString()));
         }
         final List<String> server = Script.command("server", common, List.of("--bind", "127.0.0.1"));
         final List<String> clientArgs = new ArrayList<>();
@@ -227,6 +227,17 @@ public final class Campaign
                 serverProcess.destroy();
             }
         }
+    }
+
+    /**
+     * A file of this checkout as a path relative to it (the campaign runs from the repository's root): the runs
+     * record their commands for the release page, which a reader pastes into a clone somewhere else.
+     */
+    static Path fromCheckout(final Path file)
+    {
+        final Path root = Path.of("").toAbsolutePath();
+        final Path absolute = file.toAbsolutePath().normalize();
+        return absolute.startsWith(root) ? root.relativize(absolute) : file;
     }
 
     private static ProcessBuilder process(final List<String> command, final Plan.Run run)
