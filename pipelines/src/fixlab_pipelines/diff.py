@@ -79,11 +79,10 @@ def parse_side(con: duckdb.DuckDBPyConnection, text: str) -> Side:
 def parse_sides(con: duckdb.DuckDBPyConnection, base: str, head: str) -> tuple[Side, Side]:
     """Both sides of `fixlab diff`: two releases are compared inside the newer one's campaign when it
     measured the older one beside it (see release_sides), any other pair side by side as given."""
-    base_side, head_side = parse_side(con, base), parse_side(con, head)
-    campaigns = [_release_campaign(con, text) for text in (base, head)]
-    if all(campaigns):
-        return release_sides(con, base, campaigns[0], head, campaigns[1])
-    return base_side, head_side
+    base_campaign, head_campaign = _release_campaign(con, base), _release_campaign(con, head)
+    if base_campaign and head_campaign:
+        return release_sides(con, base, base_campaign, head, head_campaign)
+    return parse_side(con, base), parse_side(con, head)
 
 
 def release_sides(con: duckdb.DuckDBPyConnection, base: str, base_campaign: str, head: str,

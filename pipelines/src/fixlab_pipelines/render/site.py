@@ -52,26 +52,21 @@ def copy_plotly(site: Path) -> None:
     target.write_bytes(source.read_bytes())
 
 
-def copy_changelog(repository: Path, site: Path) -> Path | None:
-    """The repository's CHANGELOG.md (beside mkdocs.yml) as a page of the portal, which release pages link;
-    None when there is none."""
+def copy_changelog(repository: Path, site: Path) -> dict[str, str] | None:
+    """The repository's CHANGELOG.md (beside mkdocs.yml) as a page of the portal, which release pages link.
+    Returns the id MkDocs gives each version's section (a heading "## 0.2.0 (2026-11-25)"), or None when
+    there is no changelog."""
     source = repository / "CHANGELOG.md"
     if not source.is_file():
         return None
-    target = site / CHANGELOG_PAGE
-    target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    return target
-
-
-def changelog_anchor(changelog: Path | None, version: str) -> str | None:
-    """The id MkDocs gives the changelog's section of `version` (a heading "## 0.2.0 (2026-11-25)"), or None."""
-    if changelog is None:
-        return None
-    for line in changelog.read_text(encoding="utf-8").splitlines():
-        title = line.removeprefix("## ").strip()
-        if line.startswith("## ") and title.split(" ", 1)[0] == version:
-            return slugify(title, "-")  # the toc extension's own function: the same id as the built page
-    return None
+    text = source.read_text(encoding="utf-8")
+    (site / CHANGELOG_PAGE).write_text(text, encoding="utf-8")
+    # the toc extension's own function: the same ids as the built page
+    titles = [line.removeprefix("## ").strip() for line in text.splitlines() if line.startswith("## ")]
+    anchors: dict[str, str] = {}
+    for title in titles:
+        anchors.setdefault(title.split(" ", 1)[0], slugify(title, "-"))
+    return anchors
 
 
 def summary_links(site: Path, page: Path) -> dict[str, str]:
@@ -124,7 +119,7 @@ def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, s
         context["downloads"] = downloads.run_downloads(con, runs_dir, site, page, context["runs"])
         context["database_link"] = downloads.link(database, page)
         context["summary_links"] = summary_links(site, page)
-        anchor = changelog_anchor(changelog, release.version)
+        anchor = (changelog or {}).get(release.version)
         context["changelog_link"] = href(f"../{CHANGELOG_PAGE}#{anchor}") if anchor else None
         diff_context = None
         if previous is not None:

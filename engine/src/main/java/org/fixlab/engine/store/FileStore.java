@@ -141,14 +141,7 @@ public final class FileStore extends PersistentStore
         seqNums.load(slotsBuffer, 0, crc, seqNumsFile.path().toString());
 
         final long fileLength = body.size();
-        long position = 0;
-        int recordLength;
-        while ((recordLength = reader.load(position, fileLength)) != RecordDescriptor.INVALID)
-        {
-            index.put(RecordDescriptor.seqNum(reader.window(), reader.offsetOf(position)), position);
-            position += recordLength;
-        }
-        dataEnd = position;
+        dataEnd = indexRecords(reader, 0, fileLength);
         if (dataEnd < fileLength)
         {
             body.truncate(dataEnd);

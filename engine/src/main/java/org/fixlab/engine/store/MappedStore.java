@@ -129,16 +129,8 @@ public final class MappedStore extends PersistentStore
         slotsMapping = map(0, RECORDS_OFFSET, slots);
         seqNums.load(slots, 0, crc, file.toString());
 
-        final long fileLength = channel.size();
-        long position = RECORDS_OFFSET;
-        int recordLength;
-        while ((recordLength = reader.load(position, fileLength)) != RecordDescriptor.INVALID)
-        {
-            index.put(RecordDescriptor.seqNum(reader.window(), reader.offsetOf(position)), position);
-            position += recordLength;
-        }
-        dataEnd = position;
-        unforcedFrom = position;
+        dataEnd = indexRecords(reader, RECORDS_OFFSET, channel.size());
+        unforcedFrom = dataEnd;
 
         // Whatever follows the last good record goes: a torn record, or stale bytes a later shorter
         // record would leave behind to be mistaken for data after the next crash. Cutting the file

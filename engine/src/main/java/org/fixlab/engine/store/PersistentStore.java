@@ -176,6 +176,22 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         }
     }
 
+    /**
+     * Recovery's scan: indexes the intact records from {@code from} on, read through {@code reader}, and
+     * returns where the first one that does not validate (or the file) begins: the end of the data.
+     */
+    final long indexRecords(final FileRecordReader reader, final long from, final long fileLength)
+    {
+        long position = from;
+        int recordLength;
+        while ((recordLength = reader.load(position, fileLength)) != RecordDescriptor.INVALID)
+        {
+            index.put(RecordDescriptor.seqNum(reader.window(), reader.offsetOf(position)), position);
+            position += recordLength;
+        }
+        return position;
+    }
+
     /** Scans the files, rebuilds the index and cuts off whatever follows the last intact record. */
     abstract void recover();
 
