@@ -48,12 +48,8 @@ public final class Ascii
     /** Writes a non-negative int as exactly {@code width} digits, zero padded. */
     public static void putPadded(final MutableDirectBuffer buffer, final int offset, final int value, final int width)
     {
-        int v = value;
-        for (int i = offset + width - 1; i >= offset; i--)
-        {
-            buffer.putByte(i, (byte)('0' + v % 10));
-            v /= 10;
-        }
+        buffer.boundsCheck(offset, width);
+        RawBytes.putDigits(buffer.byteArray(), buffer.addressOffset() + offset, value, width);
     }
 
     /** Like {@link #putPadded(MutableDirectBuffer, int, int, int)} for up to 18 digits (decimal fractions). */

@@ -1,7 +1,5 @@
 package org.fixlab.engine.codec;
 
-import java.nio.ByteOrder;
-
 import org.agrona.DirectBuffer;
 
 /** CheckSum(10): the sum of every byte before the 10= field, modulo 256. */
@@ -19,24 +17,40 @@ public final class Checksum
      */
     public static int compute(final DirectBuffer buffer, final int offset, final int length)
     {
+        buffer.boundsCheck(offset, length);
+        return compute(buffer.byteArray(), buffer.addressOffset() + offset, length);
+    }
+
+    /** The same over memory whose bounds the caller checked: a byte[] and an offset in it, or null and an address. */
+    static int compute(final Object array, final long address, final int length)
+    {
         long pairs = 0;
-        int i = offset;
-        final int end = offset + length;
+        long i = address;
+        final long end = address + length;
         // each 16-bit lane collects at most 255 * 2 per long; 128 longs keep every lane below 65536
         while (end - i >= 8)
         {
             long lanes = 0;
             for (int n = 0; n < 128 && end - i >= 8; n++, i += 8)
             {
-                final long word = buffer.getLong(i, ByteOrder.LITTLE_ENDIAN);
+                final long word = RawBytes.getLong(array, i);
                 lanes += (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
             }
             pairs += (lanes & 0xFFFFL) + ((lanes >>> 16) & 0xFFFFL) + ((lanes >>> 32) & 0xFFFFL) + (lanes >>> 48);
         }
+        final int tail = (int)(end - i);
+        if (tail > 0 && length >= 8)
+        {
+            // the last one to seven bytes: the eight ending at the end, with the bytes already summed shifted out
+            final long word = RawBytes.getLong(array, end - 8) >>> ((8 - tail) << 3);
+            final long lanes = (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+            pairs += (lanes & 0xFFFFL) + ((lanes >>> 16) & 0xFFFFL) + ((lanes >>> 32) & 0xFFFFL) + (lanes >>> 48);
+            return (int)pairs & 0xFF;
+        }
         int sum = (int)pairs;
         for (; i < end; i++)
         {
-            sum += buffer.getByte(i);
+            sum += RawBytes.getByte(array, i);
         }
         return sum & 0xFF;
     }

@@ -1,7 +1,5 @@
 package org.fixlab.engine.codec;
 
-import java.nio.ByteOrder;
-
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -16,6 +14,8 @@ public final class MessageWriter
     private static final int SOH_MSG_TYPE_TAG = (int)TagBytes.littleEndian("\u000135=");
     private static final long MSG_TYPE_WORD = SOH_MSG_TYPE_TAG & 0xFFFFFFFFL | (long)Fix.SOH << 40;
     private static final int SOH_SENDING_TIME_TAG = (int)TagBytes.littleEndian("\u000152=");
+    private static final int SOH_POSS_DUP_TAG = (int)TagBytes.littleEndian("\u000143=");
+    private static final int ORIG_SENDING_TIME_TAG = (int)TagBytes.littleEndian("122=");
     /** "10=nnn" for every CheckSum, the first six bytes of the trailer. */
     private static final long[] TRAILERS = new long[256];
 
@@ -49,13 +49,19 @@ public final class MessageWriter
     public int length(final int msgTypeLength, final int seqNum, final boolean possDup, final int origSendingTimeLength,
         final int extraHeaderLength, final int bodyLength)
     {
-        final int bodyLengthValue = bodyLength(msgTypeLength, seqNum, possDup, origSendingTimeLength, extraHeaderLength, bodyLength);
+        return length(bodyLength(msgTypeLength, seqNum, possDup, origSendingTimeLength, extraHeaderLength, bodyLength));
+    }
+
+    /** The whole message's length for this BodyLength: BeginString, BodyLength's field, the body, "10=nnn<SOH>". */
+    private int length(final int bodyLengthValue)
+    {
         return beginStringField.length + Ascii.digits(bodyLengthValue) + 1 + bodyLengthValue + 7;
     }
 
     /**
      * Writes the message at {@code offset}; returns its length. {@code origSendingTime} is copied
-     * as OrigSendingTime(122) when possDup is set and its length is positive.
+     * as OrigSendingTime(122) when possDup is set and its length is positive. The bounds of the whole
+     * message are checked once, up front; the parts are then stored without a check each.
      */
     public int write(final MutableDirectBuffer out, final int offset,
         final byte[] msgType, final int msgTypeLength, final int seqNum, final long sendingTimeNanos,
@@ -63,69 +69,84 @@ public final class MessageWriter
         final DirectBuffer extraHeader, final int extraHeaderLength, final DirectBuffer body, final int bodyLength)
     {
         final int bodyLengthValue = bodyLength(msgTypeLength, seqNum, possDup, origLength, extraHeaderLength, bodyLength);
-        int p = offset;
-        out.putBytes(p, beginStringField);
+        final int bodyLengthDigits = Ascii.digits(bodyLengthValue);
+        final int length = length(bodyLengthValue);
+        out.boundsCheck(offset, length);
+        if (possDup && origLength > 0)
+        {
+            origSendingTime.boundsCheck(origOffset, origLength);
+        }
+        if (extraHeaderLength > 0)
+        {
+            extraHeader.boundsCheck(0, extraHeaderLength);
+        }
+        if (bodyLength > 0)
+        {
+            body.boundsCheck(0, bodyLength);
+        }
+        final Object array = out.byteArray();
+        final long start = out.addressOffset() + offset;
+        long p = start;
+        RawBytes.put(array, p, beginStringField);
         p += beginStringField.length;
-        p += out.putNaturalIntAscii(p, bodyLengthValue);
+        RawBytes.putDigits(array, p, bodyLengthValue, bodyLengthDigits);
+        p += bodyLengthDigits;
         if (msgTypeLength == 1)
         {
             // "<SOH>35=t<SOH>" in one store; the CompIDs that follow overwrite the word's last two bytes
-            out.putLong(p, MSG_TYPE_WORD | (msgType[0] & 0xFFL) << 32, ByteOrder.LITTLE_ENDIAN);
+            RawBytes.putLong(array, p, MSG_TYPE_WORD | (msgType[0] & 0xFFL) << 32);
             p += 6;
         }
         else
         {
-            out.putInt(p, SOH_MSG_TYPE_TAG, ByteOrder.LITTLE_ENDIAN);
+            RawBytes.putInt(array, p, SOH_MSG_TYPE_TAG);
             p += 4;
-            out.putBytes(p, msgType, 0, msgTypeLength);
+            RawBytes.copy(msgType, RawBytes.ARRAY_BASE, array, p, msgTypeLength);
             p += msgTypeLength;
-            out.putByte(p++, Fix.SOH);
+            RawBytes.putByte(array, p++, Fix.SOH);
         }
-        out.putBytes(p, compIdsAndSeqNumTag);
+        RawBytes.put(array, p, compIdsAndSeqNumTag);
         p += compIdsAndSeqNumTag.length;
-        p += out.putNaturalIntAscii(p, seqNum);
+        final int seqNumDigits = Ascii.digits(seqNum);
+        RawBytes.putDigits(array, p, seqNum, seqNumDigits);
+        p += seqNumDigits;
         if (possDup)
         {
-            out.putByte(p++, Fix.SOH);
-            out.putByte(p++, (byte)'4');
-            out.putByte(p++, (byte)'3');
-            out.putByte(p++, Fix.EQUALS);
-            out.putByte(p++, (byte)'Y');
+            RawBytes.putInt(array, p, SOH_POSS_DUP_TAG);
+            RawBytes.putByte(array, p + 4, (byte)'Y');
+            p += 5;
         }
-        out.putInt(p, SOH_SENDING_TIME_TAG, ByteOrder.LITTLE_ENDIAN);
+        RawBytes.putInt(array, p, SOH_SENDING_TIME_TAG);
         p += 4;
-        p += sendingTime.encode(out, p, sendingTimeNanos);
-        out.putByte(p++, Fix.SOH);
+        p += sendingTime.encode(array, p, sendingTimeNanos);
+        RawBytes.putByte(array, p++, Fix.SOH);
         if (possDup && origLength > 0)
         {
-            out.putByte(p++, (byte)'1');
-            out.putByte(p++, (byte)'2');
-            out.putByte(p++, (byte)'2');
-            out.putByte(p++, Fix.EQUALS);
-            out.putBytes(p, origSendingTime, origOffset, origLength);
+            RawBytes.putInt(array, p, ORIG_SENDING_TIME_TAG);
+            p += 4;
+            RawBytes.copy(origSendingTime.byteArray(), origSendingTime.addressOffset() + origOffset, array, p, origLength);
             p += origLength;
-            out.putByte(p++, Fix.SOH);
+            RawBytes.putByte(array, p++, Fix.SOH);
         }
         if (extraHeaderLength > 0)
         {
-            out.putBytes(p, extraHeader, 0, extraHeaderLength);
+            RawBytes.copy(extraHeader.byteArray(), extraHeader.addressOffset(), array, p, extraHeaderLength);
             p += extraHeaderLength;
         }
         if (bodyLength > 0)
         {
-            out.putBytes(p, body, 0, bodyLength);
+            RawBytes.copy(body.byteArray(), body.addressOffset(), array, p, bodyLength);
             p += bodyLength;
         }
         // "8=FIX.4.x<SOH>9=" was summed once; the rest is summed eight bytes at a time
-        final int rest = offset + beginStringField.length;
-        final int checksum = (beginStringSum + Checksum.compute(out, rest, p - rest)) & 0xFF;
+        final long rest = start + beginStringField.length;
+        final int checksum = (beginStringSum + Checksum.compute(array, rest, (int)(p - rest))) & 0xFF;
         // "10=nnn<SOH>" in three stores, none past the message's last byte
         final long trailer = TRAILERS[checksum];
-        out.putInt(p, (int)trailer, ByteOrder.LITTLE_ENDIAN);
-        out.putShort(p + 4, (short)(trailer >>> 32), ByteOrder.LITTLE_ENDIAN);
-        out.putByte(p + 6, Fix.SOH);
-        p += 7;
-        return p - offset;
+        RawBytes.putInt(array, p, (int)trailer);
+        RawBytes.putShort(array, p + 4, (short)(trailer >>> 32));
+        RawBytes.putByte(array, p + 6, Fix.SOH);
+        return length;
     }
 
     private int bodyLength(final int msgTypeLength, final int seqNum, final boolean possDup, final int origSendingTimeLength,

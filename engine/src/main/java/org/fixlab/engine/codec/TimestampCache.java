@@ -1,7 +1,5 @@
 package org.fixlab.engine.codec;
 
-import java.nio.ByteBuffer;
-
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -15,7 +13,8 @@ public final class TimestampCache
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final TimestampPrecision precision;
-    private final UnsafeBuffer seconds = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+    private final byte[] secondsBytes = new byte[17];
+    private final UnsafeBuffer seconds = new UnsafeBuffer(secondsBytes);
     private long cachedSecond = Long.MIN_VALUE;
     private final int fractionDivisor;
 
@@ -33,20 +32,33 @@ public final class TimestampCache
     /** Writes the timestamp at {@code offset}; returns its length (17, or 18 plus the precision's fraction digits). */
     public int encode(final MutableDirectBuffer out, final int offset, final long epochNanos)
     {
+        out.boundsCheck(offset, length());
+        return encode(out.byteArray(), out.addressOffset() + offset, epochNanos);
+    }
+
+    /** The timestamp's length in bytes: 17, or 18 plus the precision's fraction digits. */
+    public int length()
+    {
+        return precision.length();
+    }
+
+    /** The same at an address whose room the caller checked (see {@link RawBytes}). */
+    int encode(final Object array, final long address, final long epochNanos)
+    {
         final long second = Math.floorDiv(epochNanos, NANOS_PER_SECOND);
         if (second != cachedSecond)
         {
             UtcTimestamps.encode(seconds, 0, second * NANOS_PER_SECOND, TimestampPrecision.SECONDS);
             cachedSecond = second;
         }
-        out.putBytes(offset, seconds, 0, 17);
+        RawBytes.copy(secondsBytes, RawBytes.ARRAY_BASE, array, address, 17);
         final int digits = precision.fractionDigits();
         if (digits == 0)
         {
             return 17;
         }
-        out.putByte(offset + 17, (byte)'.');
-        Ascii.putPadded(out, offset + 18, (int)(Math.floorMod(epochNanos, NANOS_PER_SECOND) / fractionDivisor), digits);
+        RawBytes.putByte(array, address + 17, (byte)'.');
+        RawBytes.putDigits(array, address + 18, (int)(Math.floorMod(epochNanos, NANOS_PER_SECOND) / fractionDivisor), digits);
         return 18 + digits;
     }
 }
