@@ -17,6 +17,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.diff import Side, compare
 from fixlab_pipelines.render import figures, nav
+from fixlab_pipelines.render.release import machines
 from fixlab_pipelines.render.site import hardware_line, render_site
 from fixlab_pipelines.render.templating import environment, fmt_us
 from portal_site import HEAD_CAMPAIGN, MARKED_RUN, MARKUP, PortalSite, build_portal
@@ -144,9 +145,10 @@ def test_compare_page_opens_with_verdict_counts_headline_and_score_and_folds_the
     by_version = {r.version: r for r in fixlab_releases(con)}
     score_part = rest.split("</details>", 1)[1]
     scored = [row for version in ("0.0.9", "0.1.0") for row in release_score(con, by_version[version])]
+    cells = " ".join(re.sub(r"<[^>]+>", " ", score_part).split())
     for row in scored:
-        if row["p50"]:
-            assert f"{row['p50']:.2f}x ({row['rtt_config']})" in score_part, row
+        if row["p50"] and row["p99"]:  # one row: the configuration of the 50% and of the 99% beside them
+            assert f"{row['p50']:.2f}x {row['p99']:.2f}x {row['rtt_config']}" in cells, row
     if not scored:  # the sample campaigns have no steady raw socket: said so (test_aa_campaign checks a real score)
         assert "no hardware-neutral score" in score_part
 
@@ -295,3 +297,49 @@ def test_a_release_page_links_its_section_of_the_changelog(portal: PortalSite):
     assert anchors == ["010-2026-11-21"], anchors
     assert f'id="{anchors[0]}"' in changelog
     assert "../changelog.html#" not in portal.page("results/0.0.9.html")
+
+
+ONE_MACHINE = {"hostname": "vm", "roles": "client, server", "cpu_model": "AMD EPYC", "cores": 2, "threads": 2,
+               "ram_bytes": 24 << 30, "jdk_version": "17.0.15", "jdk_vendor": "Debian",
+               "jvm_args": ["-Xmx1g"]}
+ARTIO_FLAGS = ["-Xmx1g", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"]
+
+
+def test_the_hardware_sentence_describes_each_machine_once():
+    """`hosts` has a row per JVM set-up (Artio's --add-opens adds one for the same machine): the intro describes
+    the machine once, and several machines read "A and B", "A, B and C"."""
+    sentence = environment().from_string(
+        '{% import "_macros.md.j2" as m %}Measured on {{ m.machines_list(machines) }}: see')
+    one = sentence.render(machines=machines([ONE_MACHINE, {**ONE_MACHINE, "jvm_args": ARTIO_FLAGS}]))
+    assert one == "Measured on AMD EPYC (2 cores, 2 threads, 24 GiB, Java 17.0.15 (Debian)): see"
+    client = {**ONE_MACHINE, "hostname": "a", "roles": "client", "cpu_model": "Intel Xeon"}
+    server = {**ONE_MACHINE, "hostname": "b", "roles": "server"}
+    two = sentence.render(machines=machines([client, server, {**server, "jvm_args": ARTIO_FLAGS}]))
+    assert two == ("Measured on Intel Xeon (2 cores, 2 threads, 24 GiB, Java 17.0.15 (Debian), client) and "
+                   "AMD EPYC (2 cores, 2 threads, 24 GiB, Java 17.0.15 (Debian), server): see")
+    third = {**ONE_MACHINE, "hostname": "c", "roles": "client", "cores": 8}
+    three = sentence.render(machines=machines([client, server, third]))
+    assert three.count(", client), ") == 1 and "(Debian), server) and AMD EPYC (8 cores" in three
+    # one machine's roles are every row's
+    merged = machines([{**server, "roles": "server"}, {**server, "roles": "client", "jvm_args": ARTIO_FLAGS}])
+    assert [(m["hostname"], m["roles"]) for m in merged] == [("b", "client, server")]
+
+
+def test_a_release_page_describes_its_machine_once_and_names_the_round_trip_mode(portal: PortalSite):
+    """The sample 0.1.0 campaign has two rows for its one host (one run's JVM arguments differ)."""
+    page = (portal.docs / "results" / "0.1.0.md").read_text(encoding="utf-8")
+    intro = page[page.index("Measured on "):page.index(": see")]
+    assert intro.count("AMD EPYC") == 1 and " and" not in intro, intro
+    # no raw socket in the sample campaigns: the round trips stay paced, and the headline says so
+    assert "- Round trip, paced (fixlab optimized): **" in page
+
+
+def test_the_score_table_gives_each_round_trip_s_configuration_and_mode():
+    rows = [{"product": "fixlab", "version": "0.2.0", "label": "fixlab", "rtt_mode": "closed-loop", "p50": 1.2,
+             "p99": 0.97, "throughput": 0.47, "rtt_config": "optimized", "tput_config": "optimized"},
+            {"product": "artio", "version": "0.175", "label": "Artio", "rtt_mode": "closed-loop", "p50": 7.19,
+             "p99": 10.95, "throughput": None, "rtt_config": "yielding", "tput_config": None}]
+    table = environment().from_string('{% import "_macros.md.j2" as m %}{{ m.score_table(rows) }}').render(rows=rows)
+    assert "| fixlab 0.2.0 | 1.20x | 0.97x | optimized | 0.47x | optimized |" in table
+    assert "| Artio 0.175 | 7.19x | 10.95x | yielding | n/a |  |" in table
+    assert "Round trips closed-loop (" in " ".join(table.split())

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from fixlab_pipelines.render.queries import Series
-from fixlab_pipelines.render.release import score
+from fixlab_pipelines.render.release import headline, round_trip_mode, score
+from fixlab_pipelines.render.site import hardware_neutral
 
 
 def series(scenario: str, mode: str, product: str, config: str, role: str = "peer", order: int = 5) -> Series:
@@ -59,3 +60,78 @@ def test_an_unsteady_series_or_a_missing_baseline_gives_no_ratio():
     assert rows["peer"]["p50"] is None and rows["peer"]["label"] == "Peer", "listed, without a figure"
     no_floor = {"rtt-echo": [FAST, PEER], "throughput": [FAST_TPUT]}
     assert score(no_floor, medians()) == []
+
+
+# A campaign like 0.2.0-full: fixlab and the raw socket measured paced and closed-loop, the peer closed-loop only
+# (the bench plan skips paced runs for a product that cannot sustain the rate).
+RAW_CLOSED = series("rtt-echo", "closed-loop", "raw-socket", "busy-spin", "baseline", 9)
+FAST_CLOSED = series("rtt-echo", "closed-loop", "fixlab", "optimized", "subject", 0)
+SLOW_CLOSED = series("rtt-echo", "closed-loop", "fixlab", "balanced", "subject", 0)
+PEER_CLOSED = series("rtt-echo", "closed-loop", "peer", "default")
+BOTH_MODES = {"rtt-echo": [RAW_RTT, FAST, SLOW, RAW_CLOSED, FAST_CLOSED, SLOW_CLOSED, PEER_CLOSED],
+              "throughput": [RAW_TPUT, FAST_TPUT]}
+
+
+def both_modes(unsteady_raw_closed: bool = False) -> dict:
+    out = medians()
+    del out[PEER.key]
+    out.update({
+        RAW_CLOSED.key: figures(latency={"p50_ns": 8_000, "p99_ns": 16_000}),
+        # closed-loop, balanced has the lower median but the higher 99%: the 99% must stay balanced's
+        FAST_CLOSED.key: figures(latency={"p50_ns": 10_000, "p99_ns": 20_000}),
+        SLOW_CLOSED.key: figures(latency={"p50_ns": 9_600, "p99_ns": 40_000}),
+        PEER_CLOSED.key: figures(latency={"p50_ns": 64_000, "p99_ns": 160_000}),
+    })
+    if unsteady_raw_closed:
+        out[RAW_CLOSED.key]["latency"]["p50_ns"]["unsteady_repetitions"] = 1
+    return out
+
+
+def test_round_trips_are_closed_loop_when_the_raw_socket_measured_closed_loop():
+    """Paced runs of fixlab and the raw socket do not make the table paced: the peer measured only closed-loop
+    gets its ratio, and every ratio of the table is closed-loop against the closed-loop raw socket."""
+    assert round_trip_mode(BOTH_MODES, both_modes()) == "closed-loop"
+    rows = {r["product"]: r for r in score(BOTH_MODES, both_modes())}
+    assert {r["rtt_mode"] for r in rows.values()} == {"closed-loop"}
+    assert rows["peer"]["p50"] == pytest.approx(8.0) and rows["peer"]["p99"] == pytest.approx(10.0)
+    assert rows["peer"]["rtt_config"] == "default"
+    # fixlab's lowest closed-loop median is balanced (1.2x), and its 99% is balanced's (2.5x), not optimized's
+    assert rows["fixlab"]["rtt_config"] == "balanced"
+    assert rows["fixlab"]["p50"] == pytest.approx(1.2) and rows["fixlab"]["p99"] == pytest.approx(2.5)
+
+
+def test_without_a_steady_closed_loop_raw_socket_every_round_trip_is_paced():
+    unsteady = both_modes(unsteady_raw_closed=True)
+    assert round_trip_mode(BOTH_MODES, unsteady) == "paced"
+    rows = {r["product"]: r for r in score(BOTH_MODES, unsteady)}
+    assert {r["rtt_mode"] for r in rows.values()} == {"paced"}
+    assert rows["fixlab"]["p50"] == pytest.approx(1.25) and rows["fixlab"]["rtt_config"] == "optimized"
+    assert rows["peer"]["p50"] is None, "never a closed-loop figure against the paced floor"
+
+
+def test_the_headline_is_in_the_score_s_mode_with_the_raw_socket_of_that_mode():
+    top = headline(BOTH_MODES, both_modes())
+    assert top["rtt_mode"] == "closed-loop"
+    assert top["rtt"]["series"] == SLOW_CLOSED and top["rtt"]["p50_ns"] == 9_600 and top["rtt"]["p99_ns"] == 40_000
+    others = {o["series"].product: o["series"] for o in top["rtt_others"]}
+    assert others == {"peer": PEER_CLOSED, "raw-socket": RAW_CLOSED}
+    # the home page's ratios from the headline are the score's
+    fixlab = next(r for r in score(BOTH_MODES, both_modes()) if r["product"] == "fixlab")
+    assert hardware_neutral(top)["p50"] == pytest.approx(fixlab["p50"])
+    assert hardware_neutral(top)["p99"] == pytest.approx(fixlab["p99"])
+    # a campaign without a raw socket keeps the paced headline
+    assert headline(GROUPS, medians())["rtt"]["series"] == FAST
+
+
+def test_two_releases_scored_for_one_table_share_one_mode(monkeypatch):
+    """A comparison of a campaign scored closed-loop with one scored paced puts both in paced, never one table
+    of two modes; two campaigns that agree keep their mode."""
+    from fixlab_pipelines.render import release
+
+    inputs = {"closed": (BOTH_MODES, both_modes()), "paced": (GROUPS, medians()),
+              "also-closed": (BOTH_MODES, both_modes())}
+    monkeypatch.setattr(release, "_score_inputs", lambda con, r: inputs[r])
+    base, head = release.releases_score(None, "closed", "paced")
+    assert {r["rtt_mode"] for r in base + head} == {"paced"}
+    base, head = release.releases_score(None, "closed", "also-closed")
+    assert {r["rtt_mode"] for r in base + head} == {"closed-loop"}

@@ -14,7 +14,7 @@ import duckdb
 from .. import diff
 from . import figures, queries
 from .queries import Release
-from .release import FigureWriter, first_runs, release_score
+from .release import FigureWriter, first_runs, releases_score
 
 STATISTIC_LABELS = {"mean_ns": "Average", "p50_ns": "50%", "p90_ns": "90%", "p99_ns": "99%",
                     "p999_ns": "99.9%", "messages_per_second": "msg/s"}
@@ -77,7 +77,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def compare_context(con: duckdb.DuckDBPyConnection, base: Release, head: Release,
                     writer: FigureWriter) -> dict[str, Any]:
     rows = diff_rows(con, base, head)
-    base_score, head_score = release_score(con, base), release_score(con, head)
+    base_score, head_score = releases_score(con, base, head)  # one round-trip mode for both
     # one table: both versions, and each peer once when both sides measured it alike (one campaign)
     scores = base_score + [row for row in head_score if row not in base_score]
     scores.sort(key=lambda row: row["product"] != "fixlab")  # the engine's versions first, then the peers

@@ -176,6 +176,18 @@ def stability_chart(con, writer: FigureWriter, scenario: str, series: list[Serie
         con, f"{scenario}: every repetition", curves))
 
 
+def machines(hosts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per machine, by host name: `hosts` has a row per host set-up, and a product that runs its JVM
+    with other flags (Artio's --add-opens) adds a row for the same machine. The first row describes it; the
+    roles are those of every row."""
+    out: dict[str, dict[str, Any]] = {}
+    for h in hosts:
+        machine = out.setdefault(h["hostname"], {**h, "roles": ""})
+        roles = {r for r in machine["roles"].split(", ") + (h.get("roles") or "").split(", ") if r}
+        machine["roles"] = ", ".join(sorted(roles))
+    return list(out.values())
+
+
 def checkout(runs: list[dict[str, Any]], release: Any) -> dict[str, str]:
     """Where the printed commands run: the harness that measured the campaign (contract v2 records it;
     older runs were measured by the release's own commit) and the build step its manifests recorded,
@@ -224,78 +236,102 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
     return by_topology
 
 
+def steady(medians: dict, s: Series, metric: str, statistic: str) -> float | None:
+    """A series' median of repetitions, only when every repetition reached a steady state: the figures a
+    headline or a score may use."""
+    row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
+    return row.get("median") if not row.get("unsteady_repetitions") else None
+
+
+def lowest_p50(series: list[Series], medians: dict) -> Series | None:
+    """Of some latency series, the one with the lowest steady median (None when none is steady)."""
+    return min((s for s in series if steady(medians, s, "latency", "p50_ns")),
+               key=lambda s: steady(medians, s, "latency", "p50_ns"), default=None)
+
+
+def highest_mps(series: list[Series], medians: dict) -> Series | None:
+    """Of some throughput series, the one with the most steady messages per second (None when none is steady)."""
+    return max((s for s in series if steady(medians, s, "throughput", "messages_per_second")),
+               key=lambda s: steady(medians, s, "throughput", "messages_per_second"), default=None)
+
+
+def round_trip_mode(groups: dict[str, list[Series]], medians: dict) -> str | None:
+    """The one mode in which a campaign's round trips are compared (headline and score alike, never mixed):
+    closed-loop when the raw socket has a steady closed-loop rtt-echo series, since every product measures
+    closed-loop while a product that cannot sustain the paced rate has no paced runs; otherwise paced; a
+    campaign that measured neither keeps what it has."""
+    rtt = groups.get("rtt-echo", [])
+    if lowest_p50([s for s in rtt if s.mode == "closed-loop" and s.product_role == "baseline"], medians):
+        return "closed-loop"
+    modes = {s.mode for s in rtt}
+    return "paced" if "paced" in modes else min(modes, default=None)
+
+
 def headline(groups: dict[str, list[Series]], medians: dict) -> dict[str, Any]:
-    """The few figures a reader wants first: rtt-echo and throughput of fixlab's best."""
-    out: dict[str, Any] = {"rtt": None, "rtt_others": [], "throughput": None, "baseline_throughput": None}
-    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
-
-    def stat(s: Series, metric: str, statistic: str) -> float | None:
-        """A headline figure only from a series whose every repetition reached a steady state."""
-        row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
-        return row.get("median") if not row.get("unsteady_repetitions") else None
-
-    ours = [s for s in rtt if s.product == "fixlab" and stat(s, "latency", "p50_ns") is not None]
-    if ours:
-        best = min(ours, key=lambda s: stat(s, "latency", "p50_ns"))
-        out["rtt"] = {"series": best, **{k: stat(best, "latency", k) for k in ("p50_ns", "p99_ns", "p999_ns")}}
+    """The few figures a reader wants first: rtt-echo (in the score's mode) and throughput of fixlab's best."""
+    mode = round_trip_mode(groups, medians)
+    out: dict[str, Any] = {"rtt": None, "rtt_mode": mode, "rtt_others": [], "throughput": None,
+                           "baseline_throughput": None}
+    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == mode]
+    best = lowest_p50([s for s in rtt if s.product == "fixlab"], medians)
+    if best:
+        out["rtt"] = {"series": best, **{k: steady(medians, best, "latency", k)
+                                         for k in ("p50_ns", "p99_ns", "p999_ns")}}
         # Every other product's best on the same machine, in the registry's order.
         for product in dict.fromkeys(s.product for s in sorted(rtt, key=lambda s: s.product_order)):
-            mine = [s for s in rtt if s.product == product and stat(s, "latency", "p50_ns") is not None]
-            if product != "fixlab" and mine:
-                best_of = min(mine, key=lambda s: stat(s, "latency", "p50_ns"))
-                out["rtt_others"].append({"series": best_of, "p50_ns": stat(best_of, "latency", "p50_ns"),
-                                          "p99_ns": stat(best_of, "latency", "p99_ns")})
-    tput = [s for s in groups.get("throughput", []) if s.product == "fixlab"
-            and stat(s, "throughput", "messages_per_second") is not None]
-    if tput:
-        best = max(tput, key=lambda s: stat(s, "throughput", "messages_per_second"))
-        out["throughput"] = {"series": best, "mps": stat(best, "throughput", "messages_per_second")}
-    baseline = [s for s in groups.get("throughput", []) if s.product_role == "baseline"
-                and stat(s, "throughput", "messages_per_second") is not None]
-    if baseline:
-        out["baseline_throughput"] = {"series": baseline[0],
-                                      "mps": stat(baseline[0], "throughput", "messages_per_second")}
+            best_of = lowest_p50([s for s in rtt if s.product == product], medians)
+            if product != "fixlab" and best_of:
+                out["rtt_others"].append({"series": best_of, **{k: steady(medians, best_of, "latency", k)
+                                                                for k in ("p50_ns", "p99_ns")}})
+    tput = groups.get("throughput", [])
+    best = highest_mps([s for s in tput if s.product == "fixlab"], medians)
+    if best:
+        out["throughput"] = {"series": best, "mps": steady(medians, best, "throughput", "messages_per_second")}
+    floor = highest_mps([s for s in tput if s.product_role == "baseline"], medians)
+    if floor:
+        out["baseline_throughput"] = {"series": floor,
+                                      "mps": steady(medians, floor, "throughput", "messages_per_second")}
     return out
 
 
-def score(groups: dict[str, list[Series]], medians: dict) -> list[dict[str, Any]]:
+def score(groups: dict[str, list[Series]], medians: dict, mode: str | None = None) -> list[dict[str, Any]]:
     """The hardware-neutral score: each product's (and version's) best round trip p50 and p99 and best
     throughput as ratios to the raw socket measured in the same campaign and mode, steady series only.
-    Times from a 2-core VM do not carry to a reader's server; the overhead over the floor mostly does."""
-
-    def stat(s: Series, metric: str, statistic: str) -> float | None:
-        row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
-        return row.get("median") if not row.get("unsteady_repetitions") else None
-
-    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == "paced"] or groups.get("rtt-echo", [])
+    Times from a 2-core VM do not carry to a reader's server; the overhead over the floor mostly does.
+    Every round trip is in one mode (round_trip_mode's, unless `mode` names another), recorded in each row
+    as rtt_mode; a product's round-trip configuration is the one with the lowest p50, and its p99 is that
+    configuration's."""
+    mode = mode or round_trip_mode(groups, medians)
+    rtt = [s for s in groups.get("rtt-echo", []) if s.mode == mode]
     tput = groups.get("throughput", [])
-    base_rtt = [s for s in rtt if s.product_role == "baseline" and stat(s, "latency", "p50_ns")]
-    base_tput = [s for s in tput if s.product_role == "baseline" and stat(s, "throughput", "messages_per_second")]
+
+    def ratio(s: Series, floor: Series, metric: str, statistic: str) -> float | None:
+        value, base = steady(medians, s, metric, statistic), steady(medians, floor, metric, statistic)
+        return value / base if value and base else None
+
+    floor_rtt = lowest_p50([s for s in rtt if s.product_role == "baseline"], medians)
+    floor_tput = highest_mps([s for s in tput if s.product_role == "baseline"], medians)
     rows = []
-    products = dict.fromkeys((s.product, s.version) for s in sorted(rtt + tput, key=lambda s: s.product_order)
+    # every product measured, a round trip in the other mode only included: listed with "n/a", not left out
+    measured = groups.get("rtt-echo", []) + tput
+    products = dict.fromkeys((s.product, s.version) for s in sorted(measured, key=lambda s: s.product_order)
                              if s.product_role != "baseline")
     for product, version in products:
-        label = next(s.product_label or s.product for s in rtt + tput if (s.product, s.version) == (product, version))
-        row: dict[str, Any] = {"product": product, "version": version, "label": label,
+        label = next(s.product_label or s.product for s in measured if (s.product, s.version) == (product, version))
+        row: dict[str, Any] = {"product": product, "version": version, "label": label, "rtt_mode": mode,
                                "p50": None, "p99": None, "throughput": None, "rtt_config": None, "tput_config": None}
-        mine = [s for s in rtt if (s.product, s.version) == (product, version) and stat(s, "latency", "p50_ns")]
-        if mine and base_rtt:
-            best = min(mine, key=lambda s: stat(s, "latency", "p50_ns"))
-            floor = base_rtt[0]
+        best = lowest_p50([s for s in rtt if (s.product, s.version) == (product, version)], medians)
+        if best and floor_rtt:
             row["rtt_config"] = best.configuration
-            row["p50"] = stat(best, "latency", "p50_ns") / stat(floor, "latency", "p50_ns")
-            p99, floor99 = stat(best, "latency", "p99_ns"), stat(floor, "latency", "p99_ns")
-            row["p99"] = p99 / floor99 if p99 and floor99 else None
-        mine = [s for s in tput if (s.product, s.version) == (product, version)
-                and stat(s, "throughput", "messages_per_second")]
-        if mine and base_tput:
-            best = max(mine, key=lambda s: stat(s, "throughput", "messages_per_second"))
+            row["p50"] = ratio(best, floor_rtt, "latency", "p50_ns")
+            row["p99"] = ratio(best, floor_rtt, "latency", "p99_ns")  # the same configuration's
+        best = highest_mps([s for s in tput if (s.product, s.version) == (product, version)], medians)
+        if best and floor_tput:
             row["tput_config"] = best.configuration
-            row["throughput"] = (stat(best, "throughput", "messages_per_second")
-                                 / stat(base_tput[0], "throughput", "messages_per_second"))
+            row["throughput"] = ratio(best, floor_tput, "throughput", "messages_per_second")
         rows.append(row)
     # without a steady baseline there is no score at all, rather than a table of n/a
-    return rows if (base_rtt or base_tput) else []
+    return rows if (floor_rtt or floor_tput) else []
 
 
 def own_version(con: duckdb.DuckDBPyConnection, release: Release) -> str | None:
@@ -303,11 +339,27 @@ def own_version(con: duckdb.DuckDBPyConnection, release: Release) -> str | None:
     return release.version if queries.fixlab_versions(con, release.campaign) > 1 else None
 
 
-def release_score(con: duckdb.DuckDBPyConnection, release: Release) -> list[dict[str, Any]]:
-    """The hardware-neutral score of a release, from its campaign (its own version's engine runs only)."""
+def _score_inputs(con: duckdb.DuckDBPyConnection, release: Release) -> tuple[dict[str, list[Series]], dict]:
+    """A release's series by scenario and their medians, from its campaign (its own version's engine runs only)."""
     only = own_version(con, release)
-    return score(scenario_groups(queries.series(con, release.campaign, only)),
-                 queries.config_medians(con, release.campaign, only))
+    return (scenario_groups(queries.series(con, release.campaign, only)),
+            queries.config_medians(con, release.campaign, only))
+
+
+def release_score(con: duckdb.DuckDBPyConnection, release: Release, mode: str | None = None) -> list[dict[str, Any]]:
+    """The hardware-neutral score of a release, from its campaign (its own version's engine runs only)."""
+    return score(*_score_inputs(con, release), mode)
+
+
+def releases_score(con: duckdb.DuckDBPyConnection, base: Release,
+                   head: Release) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The scores of two releases for one table: both in one round-trip mode, each campaign's own
+    (round_trip_mode) when they agree, else paced, the mode a campaign without a closed-loop raw socket has."""
+    sides = [_score_inputs(con, release) for release in (base, head)]
+    modes = {round_trip_mode(groups, medians) for groups, medians in sides} - {None}
+    mode = modes.pop() if len(modes) == 1 else "paced"
+    base_score, head_score = (score(groups, medians, mode) for groups, medians in sides)
+    return base_score, head_score
 
 
 def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: FigureWriter) -> dict[str, Any]:
@@ -319,6 +371,7 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
     runs = queries.runs(con, campaign, only)
     runs_by_key = first_runs(con, campaign, runs)
     values = queries.run_values(con, campaign, only)
+    hosts = queries.hosts(con, campaign)
     sections = [scenario_section(con, writer, scenario, series, medians, runs_by_key)
                 for scenario, series in groups.items()]
     stability_charts = {}
@@ -331,7 +384,8 @@ def release_context(con: duckdb.DuckDBPyConnection, release: Release, writer: Fi
         "release": release,
         "series": all_series,
         "groups": groups,
-        "hosts": queries.hosts(con, campaign),
+        "hosts": hosts,
+        "machines": machines(hosts),
         "configurations": queries.configurations(con, campaign, only),
         "workloads": queries.workloads(con, campaign, only),
         "sections": sections,

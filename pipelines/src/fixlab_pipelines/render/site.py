@@ -19,7 +19,7 @@ from ..errors import UsageError
 from . import compare, downloads, figures, nav, queries, summary
 from .diagrams import svg
 from .queries import Release
-from .release import FigureWriter, release_context
+from .release import FigureWriter, machines, release_context
 from .templating import environment, href, render_page
 
 # downloads/ is pruned rather than removed: its files are slow to re-create (see downloads).
@@ -90,7 +90,7 @@ def hardware_line(hosts: list[dict[str, Any]]) -> str:
     """How many machines and which CPUs. One machine may have several rows in `hosts` (a product that runs
     its JVM with other flags, as Artio's --add-opens), so machines are counted by host name."""
     cpus = sorted({h["cpu_model"] for h in hosts})
-    return f"{len({h['hostname'] for h in hosts})} host(s), {', '.join(cpus)}"
+    return f"{len(machines(hosts))} host(s), {', '.join(cpus)}"
 
 
 def render_site(con: duckdb.DuckDBPyConnection, db_path: Path, runs_dir: Path, site: Path,
