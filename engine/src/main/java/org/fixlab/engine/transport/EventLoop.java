@@ -12,8 +12,9 @@ import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionLog;
 
 /**
- * The engine's duty cycle: accept and connect, read every connection and deliver its messages,
- * advance session timers, then write what the cycle produced, batched per connection. One thread
+ * The engine's duty cycle: write what the application sent since the last cycle, accept and connect,
+ * read every connection and deliver its messages, advance session timers, then write what the cycle
+ * produced, batched per connection. One thread
  * runs it (an Agrona AgentRunner, or the application's own thread calling {@link #doWork}), and
  * that thread owns every session and connection in it.
  */
@@ -119,6 +120,12 @@ public final class EventLoop implements Agent, AutoCloseable
     {
         final long now = clock.nanoTime();
         int work = 0;
+        // What the application sent since the last cycle leaves first, before this cycle's reads: an empty read is a
+        // system call, and writing after it put one on the send path of every message sent between cycles
+        for (int i = 0, n = connections.size(); i < n; i++)
+        {
+            work += connections.get(i).flush();
+        }
         if (connections.isEmpty() || now - lastNetworkPollNanos >= NETWORK_POLL_INTERVAL_NANOS)
         {
             lastNetworkPollNanos = now;
