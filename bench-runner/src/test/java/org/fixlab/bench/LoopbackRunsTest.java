@@ -72,6 +72,18 @@ class LoopbackRunsTest
         assertEquals("closed-loop", RunFolderAssertions.manifest(run).at("/workload/mode").asText());
     }
 
+    /** The baseline's buffers are fixed, as the optimized engine's are: left to autotuning its stream was unsteady. */
+    @Test
+    @Order(1)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void rawSocketBuffersAreFixed() throws Exception
+    {
+        final Path run = LoopbackRun.run(out, Scenario.THROUGHPUT, Product.of("raw-socket"), "busy-spin", "b", List.of());
+        final var buffers = RunFolderAssertions.manifest(run).at("/configuration/socket_buffers");
+        assertTrue(buffers.get("send").asInt() >= 1 << 20, buffers.toString());
+        assertTrue(buffers.get("receive").asInt() >= 1 << 20, buffers.toString());
+    }
+
     @Test
     @Order(2)
     @Timeout(value = 180, unit = TimeUnit.SECONDS)

@@ -2,7 +2,6 @@ package org.fixlab.bench.raw;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -96,8 +95,7 @@ public final class RawServerPeer implements ServerPeer
             {
                 return;
             }
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.configureBlocking(false);
+            RawClientPeer.configure(channel);
             // conversion: the client opens the inbound (FIX 4.2) connection first, then the outbound one
             if (in == null)
             {
