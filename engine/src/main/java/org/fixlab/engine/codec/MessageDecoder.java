@@ -31,12 +31,11 @@ public final class MessageDecoder
 
     private final int[] tags;
     /**
-     * First index of each small tag (the whole standard header lives below 128), valid where its
-     * stamp equals the current decode's: lookups of header fields cost O(1), and a new message costs
-     * no clearing.
+     * First index of each small tag (the whole standard header lives below 128) in the low half, the decode
+     * that found it in the high half (its stamp): lookups of header fields cost O(1), a new message costs no
+     * clearing, and recording a tag is one load and one store.
      */
-    private final int[] firstIndexOfSmallTag = new int[SMALL_TAGS];
-    private final int[] smallTagStamp = new int[SMALL_TAGS];
+    private final long[] firstIndexOfSmallTag = new long[SMALL_TAGS];
     private int stamp;
     private final int[] valueOffsets;
     private final int[] valueLengths;
@@ -63,7 +62,7 @@ public final class MessageDecoder
         this.fieldCount = 0;
         if (++stamp == 0)
         {
-            java.util.Arrays.fill(smallTagStamp, 0);
+            java.util.Arrays.fill(firstIndexOfSmallTag, 0);
             java.util.Arrays.fill(lengthStamp, 0);
             stamp = 1;
         }
@@ -82,12 +81,7 @@ public final class MessageDecoder
         {
             int tag = 0;
             boolean negative = false;
-            if (UNSAFE.getByte(array, base + position) == '-')
-            {
-                negative = true;
-                position++;
-            }
-            final int tagStart = position;
+            int tagStart = position;
             byte b;
             // digits only; a tag of ten or more digits wraps here and is replaced below, so the loop counts nothing
             while (position < end && (b = UNSAFE.getByte(array, base + position)) != Fix.EQUALS)
@@ -95,7 +89,15 @@ public final class MessageDecoder
                 final int digit = b - '0';
                 if ((digit & 0xFF) > 9)
                 {
-                    return GARBLED;
+                    // one sign before the first digit makes a negative tag, invalid but still a field; it is looked
+                    // for here, off the digits' path, rather than before every tag
+                    if (b != '-' || negative || position != tagStart)
+                    {
+                        return GARBLED;
+                    }
+                    negative = true;
+                    tagStart = ++position;
+                    continue;
                 }
                 tag = tag * 10 + digit;
                 position++;
@@ -124,10 +126,9 @@ public final class MessageDecoder
                 return TOO_MANY_FIELDS;
             }
             tags[fieldCount] = negative && tag != OVERSIZED_TAG ? -tag : tag;
-            if (!negative && tag >= 0 && tag < SMALL_TAGS && smallTagStamp[tag] != stamp)
+            if (!negative && tag >= 0 && tag < SMALL_TAGS && (int)(firstIndexOfSmallTag[tag] >>> 32) != stamp)
             {
-                smallTagStamp[tag] = stamp;
-                firstIndexOfSmallTag[tag] = fieldCount;
+                firstIndexOfSmallTag[tag] = (long)stamp << 32 | fieldCount;
             }
             valueOffsets[fieldCount] = valueStart;
             valueLengths[fieldCount] = position - valueStart;
@@ -253,7 +254,8 @@ public final class MessageDecoder
     {
         if (tag >= 0 && tag < SMALL_TAGS)
         {
-            return stamp != 0 && smallTagStamp[tag] == stamp ? firstIndexOfSmallTag[tag] : -1;
+            final long found = firstIndexOfSmallTag[tag];
+            return stamp != 0 && (int)(found >>> 32) == stamp ? (int)found : -1;
         }
         return indexOf(tag, 0);
     }
