@@ -11,6 +11,8 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.config.EngineConfiguration;
+import org.fixlab.engine.messagelog.EngineMessageLog;
+import org.fixlab.engine.messagelog.EngineThreadMessageLog;
 import org.fixlab.engine.messagelog.MessageLog;
 import org.fixlab.engine.messagelog.MessageLogWriter;
 import org.fixlab.engine.session.Application;
@@ -49,7 +51,7 @@ public final class FixEngine implements AutoCloseable
     private final SessionLog log;
     private final EventLoop loop;
     /** Null when the configuration turns the message log off. */
-    private final MessageLogWriter messageLog;
+    private final EngineMessageLog messageLog;
     private final List<MessageStore> stores = new ArrayList<>();
     private final List<InitiatorConnector> connectors = new ArrayList<>();
     private AgentRunner runner;
@@ -67,8 +69,18 @@ public final class FixEngine implements AutoCloseable
         this.log = log;
         this.loop = new EventLoop(clock, TransportSettings.from(configuration), configuration.integer("maxFieldsPerMessage"),
             configuration.integer("maxPendingConnections"), configuration.integer("logonTimeoutSeconds"), log);
-        this.messageLog = configuration.bool("messageLog") ? new MessageLogWriter(configuration.messageLogDirectory(),
-            configuration.messageLogDelimiter(), configuration.integer("messageLogBufferSize")) : null;
+        this.messageLog = configuration.bool("messageLog") ? openMessageLog(configuration) : null;
+    }
+
+    private static EngineMessageLog openMessageLog(final EngineConfiguration configuration)
+    {
+        return switch (configuration.messageLogWriter())
+        {
+            case ENGINE_THREAD -> new EngineThreadMessageLog(configuration.messageLogDirectory(), configuration.messageLogDelimiter(),
+                TimeUnit.MILLISECONDS.toNanos(configuration.integer("messageLogFlushIntervalMs")));
+            case OWN_THREAD -> new MessageLogWriter(configuration.messageLogDirectory(), configuration.messageLogDelimiter(),
+                configuration.integer("messageLogBufferSize"));
+        };
     }
 
     public EngineConfiguration configuration()
@@ -219,8 +231,8 @@ public final class FixEngine implements AutoCloseable
         }
     }
 
-    /** The message log's writer, or null when {@code messageLog=false}: for its counters and its thread. */
-    public MessageLogWriter messageLog()
+    /** The message log, or null when {@code messageLog=false}: for its counters (and its thread, with own-thread). */
+    public EngineMessageLog messageLog()
     {
         return messageLog;
     }

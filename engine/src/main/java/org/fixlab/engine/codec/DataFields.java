@@ -7,7 +7,8 @@ package org.fixlab.engine.codec;
 final class DataFields
 {
     static final int NONE = -1;
-    /** Every tag of a pair is below this. */
+    /** Every tag of a pair is from FIRST to below LIMIT. */
+    static final int FIRST = 89;
     static final int LIMIT = 1024;
     /** Length tag, then data tag. */
     private static final int[][] LENGTH_THEN_DATA = {
@@ -40,6 +41,15 @@ final class DataFields
             PAIR_OF_TAG[LENGTH_THEN_DATA[pair][0]] = pair;
             PAIR_OF_TAG[LENGTH_THEN_DATA[pair][1]] = pair;
         }
+    }
+
+    /**
+     * The pair a tag belongs to, or NONE. The whole standard header and most body fields are below FIRST: for them
+     * one comparison, without a load from the table.
+     */
+    static int pairOf(final int tag)
+    {
+        return tag >= FIRST && tag < LIMIT ? PAIR_OF_TAG[tag] : NONE;
     }
 
     static boolean isDataTag(final int tag, final int pair)

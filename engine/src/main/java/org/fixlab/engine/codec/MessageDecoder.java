@@ -46,6 +46,8 @@ public final class MessageDecoder
     /** Per data field pair: the length its length field announced, valid where the stamp is this decode's. */
     private final int[] announcedLength = new int[DataFields.PAIRS];
     private final int[] lengthStamp = new int[DataFields.PAIRS];
+    /** SendingTime and OrigSendingTime of one session's messages share their second: it is parsed once a second. */
+    private final TimestampParser timestamps = new TimestampParser();
 
     public MessageDecoder(final int maxFields)
     {
@@ -112,8 +114,8 @@ public final class MessageDecoder
             }
             position++; // '='
             final int valueStart = position;
-            // one mask and one load per field; the pairs' bookkeeping is off the common path
-            final int pair = (tag & ~(DataFields.LIMIT - 1)) == 0 ? DataFields.PAIR_OF_TAG[tag] : DataFields.NONE;
+            // the pairs' bookkeeping is off the common path
+            final int pair = DataFields.pairOf(tag);
             position = pair < 0 || negative
                 ? indexOfSoh(array, base, valueStart, end)
                 : endOfLengthOrDataField(array, base, tag, pair, valueStart, end);
@@ -314,7 +316,7 @@ public final class MessageDecoder
     public long timestampValue(final int tag)
     {
         final int index = indexOf(tag);
-        return index < 0 ? UtcTimestamps.INVALID : UtcTimestamps.decode(buffer, valueOffsets[index], valueLengths[index]);
+        return index < 0 ? UtcTimestamps.INVALID : timestamps.decode(buffer, valueOffsets[index], valueLengths[index]);
     }
 
     public boolean valueEquals(final int index, final byte[] expected)

@@ -67,10 +67,23 @@ public final class UtcTimestamps
      */
     public static long decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (length < 17 || (length > 17 && (length < 19 || length > 27 || buffer.getByte(offset + 17) != '.')))
+        if (!hasTimestampLength(buffer, offset, length))
         {
             return INVALID;
         }
+        final long second = secondNanos(buffer, offset);
+        return second == INVALID ? INVALID : plusFraction(second, buffer, offset, length);
+    }
+
+    /** 17 bytes, or 19 to 27 with a '.' at 17: the shape of a UTCTimestamp, before its digits are read. */
+    static boolean hasTimestampLength(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length == 17 || (length >= 19 && length <= 27 && buffer.getByte(offset + 17) == '.');
+    }
+
+    /** The first 17 bytes, {@code YYYYMMDD-HH:MM:SS}, as the epoch nanoseconds of that second; {@link #INVALID} if malformed. */
+    static long secondNanos(final DirectBuffer buffer, final int offset)
+    {
         if (buffer.getByte(offset + 8) != '-' || buffer.getByte(offset + 11) != ':' || buffer.getByte(offset + 14) != ':')
         {
             return INVALID;
@@ -86,21 +99,6 @@ public final class UtcTimestamps
         {
             return INVALID;
         }
-        long nanos = 0;
-        if (length > 17)
-        {
-            final int fractionDigits = length - 18;
-            final int fraction = Ascii.parseInt(buffer, offset + 18, fractionDigits, -1);
-            if (fraction < 0 || buffer.getByte(offset + 18) == '-')
-            {
-                return INVALID;
-            }
-            nanos = fraction;
-            for (int i = fractionDigits; i < 9; i++)
-            {
-                nanos *= 10;
-            }
-        }
         // days-from-civil
         final int y = month <= 2 ? year - 1 : year;
         final long era = Math.floorDiv(y, 400);
@@ -109,7 +107,31 @@ public final class UtcTimestamps
         final long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         final long epochDay = era * 146_097 + doe - 719_468;
         final long seconds = epochDay * SECONDS_PER_DAY + hour * 3600L + minute * 60L + second;
-        return seconds * NANOS_PER_SECOND + nanos;
+        return seconds * NANOS_PER_SECOND;
+    }
+
+    /**
+     * {@code secondNanos} plus the fraction after the '.' of a timestamp of {@link #hasTimestampLength} (none when
+     * the length is 17); {@link #INVALID} if the fraction is not all digits.
+     */
+    static long plusFraction(final long secondNanos, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length == 17)
+        {
+            return secondNanos;
+        }
+        final int fractionDigits = length - 18;
+        final int fraction = Ascii.parseInt(buffer, offset + 18, fractionDigits, -1);
+        if (fraction < 0 || buffer.getByte(offset + 18) == '-')
+        {
+            return INVALID;
+        }
+        long nanos = fraction;
+        for (int i = fractionDigits; i < 9; i++)
+        {
+            nanos *= 10;
+        }
+        return secondNanos + nanos;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.messagelog.FieldDelimiter;
+import org.fixlab.engine.messagelog.MessageLogThread;
 import org.fixlab.engine.messagelog.MessageLogWriter;
 import org.fixlab.engine.store.StoreType;
 import org.fixlab.engine.store.SyncPolicy;
@@ -76,10 +77,12 @@ public final class EngineConfiguration
         option("storeSyncIntervalMs", range(1, Integer.MAX_VALUE), "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
         option("storeIndexCapacity", range(1, 1 << 30), "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
         // message log
-        option("messageLog", BOOL, "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format), written by a thread of its own");
+        option("messageLog", BOOL, "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format)");
+        option("messageLogWriter", choice(MessageLogThread::of), "engine-thread", "engine-thread", "who formats and writes the message log: engine-thread (in the duty cycle, a write per 64 KiB or per messageLogFlushIntervalMs; no thread to wake) or own-thread (a thread of its own, fed through a ring of messageLogBufferSize bytes; a slow disk never reaches the duty cycle, but the thread needs a core)");
+        option("messageLogFlushIntervalMs", range(0, 60_000), "10", "10", "engine-thread: the longest a logged line waits in its 64 KiB buffer before it is written to the file (0: a write per message)");
         option("messageLogDirectory", PATH, "", "", "directory of the message log files; empty puts them beside the store's, in storeDirectory");
         option("messageLogDelimiter", choice(FieldDelimiter::of), "soh", "soh", "field delimiter in the message log: soh (as QuickFIX/J writes it) or pipe; other control and non-ASCII bytes are always escaped as \\xNN");
-        option("messageLogBufferSize", powerOfTwo(MessageLogWriter.MIN_BUFFER_SIZE, 1 << 30, ""), "8388608", "8388608", "bytes (a power of two, at least 1 MiB) of the ring between the engine thread and the message log's writer; when full, the engine waits for it");
+        option("messageLogBufferSize", powerOfTwo(MessageLogWriter.MIN_BUFFER_SIZE, 1 << 30, ""), "8388608", "8388608", "own-thread: bytes (a power of two, at least 1 MiB) of the ring between the engine thread and the message log's writer; when full, the engine waits for it");
         option("memoryStoreCapacity", powerOfTwo(1, 1 << 30, "the ring is indexed by mask"), "67108864", "67108864", "bytes (a power of two) of sent messages a memory store keeps for resends; older ones are gap-filled");
         // validation
         option("validateChecksum", BOOL, "true", "false", "drop inbound messages with a wrong CheckSum(10)");
@@ -287,6 +290,11 @@ public final class EngineConfiguration
     public FieldDelimiter messageLogDelimiter()
     {
         return FieldDelimiter.of(value("messageLogDelimiter"));
+    }
+
+    public MessageLogThread messageLogWriter()
+    {
+        return MessageLogThread.of(value("messageLogWriter"));
     }
 
     public Path messageLogDirectory()

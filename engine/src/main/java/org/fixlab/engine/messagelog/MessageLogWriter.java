@@ -1,9 +1,6 @@
 package org.fixlab.engine.messagelog;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The message log of one engine: every message of every session, appended to
+ * The message log of one engine written by a thread of its own ({@code messageLogWriter=own-thread}): every
+ * message of every session, appended to
  * {@code <directory>/<BeginString>-<SenderCompID>-<TargetCompID>.messages.log} (QuickFIX/J's FileLog
  * names and line format). The engine thread only copies each message into a one-to-one ring buffer
  * and goes on; a thread of the log's own formats the lines and writes them, so a slow disk never
@@ -34,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The log is an audit trail, not the store: lines reach the OS when the ring runs dry, and are not
  * forced to disk (the store is what the session recovers from).
  */
-public final class MessageLogWriter implements AutoCloseable
+public final class MessageLogWriter implements EngineMessageLog
 {
     /** The smallest ring accepted, so that any message of the default maximum sizes fits whole. */
     public static final int MIN_BUFFER_SIZE = 1 << 20;
@@ -69,14 +67,7 @@ public final class MessageLogWriter implements AutoCloseable
             throw new IllegalArgumentException("message log buffer: " + bufferSize + " bytes is not a power of two of at least "
                 + MIN_BUFFER_SIZE);
         }
-        try
-        {
-            this.directory = Files.createDirectories(directory);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create the message log directory " + directory + ": " + ex.getMessage(), ex);
-        }
+        this.directory = SessionLogFile.createDirectory(directory);
         this.delimiter = delimiter;
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(bufferSize + RingBufferDescriptor.TRAILER_LENGTH)));
@@ -90,30 +81,15 @@ public final class MessageLogWriter implements AutoCloseable
         AgentRunner.startOnThread(runner);
     }
 
-    /** Opens (or appends to) the session's file; call while setting the engine up, not per message. */
+    @Override
     public synchronized MessageLog forSession(final SessionId id)
     {
-        final Path path = directory.resolve(fileName(id));
-        final SessionLogFile file;
-        try
-        {
-            file = new SessionLogFile(path, delimiter);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot open the message log " + path + ": " + ex.getMessage(), ex);
-        }
+        final SessionLogFile file = SessionLogFile.open(directory, id, delimiter);
         final SessionLogFile[] grown = Arrays.copyOf(files, files.length + 1);
         grown[files.length] = file;
         files = grown;
         final int index = files.length - 1;
         return (buffer, offset, length, epochNanos) -> append(index, buffer, offset, length, epochNanos);
-    }
-
-    /** QuickFIX/J's name for a session's files; a character a file name cannot hold becomes '_'. */
-    static String fileName(final SessionId id)
-    {
-        return id.key().replaceAll("[^A-Za-z0-9._+-]", "_") + ".messages.log";
     }
 
     /** On the engine thread: copy the message into the ring (waiting for room if the writer is behind). */
@@ -144,7 +120,7 @@ public final class MessageLogWriter implements AutoCloseable
         return ringFullWaits;
     }
 
-    /** Messages that reached a file after it had failed, summed over the sessions (exact once closed). */
+    @Override
     public long linesLost()
     {
         long lost = 0;
@@ -161,7 +137,6 @@ public final class MessageLogWriter implements AutoCloseable
         return runner.thread();
     }
 
-    /** Writes everything the engine logged before this call, then closes the files. */
     @Override
     public void close()
     {

@@ -1,9 +1,11 @@
 package org.fixlab.engine.messagelog;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -11,14 +13,15 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.codec.TimestampCache;
 import org.fixlab.engine.codec.TimestampPrecision;
+import org.fixlab.engine.session.SessionId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One session's {@code .messages.log}: lines of {@code yyyyMMdd-HH:mm:ss.SSSSSS: 8=FIX.4.4...}, as
- * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used only
- * by the log's writer thread, through a buffer of its own: garbage-free, one write call per buffer-full
- * or whenever the ring runs dry. A file that fails (disk full, removed folder) stops logging with one
+ * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used by one
+ * thread at a time (the engine thread or the log's writer thread), through a buffer of its own:
+ * garbage-free, one write call per buffer-full or when its writer hands the lines over. A file that fails (disk full, removed folder) stops logging with one
  * warning and counts what it could not write; the engine is never held up by it.
  */
 final class SessionLogFile implements AutoCloseable
@@ -46,6 +49,39 @@ final class SessionLogFile implements AutoCloseable
     private final TimestampCache timestamps = new TimestampCache(TimestampPrecision.MICROS);
     private IOException failure;
     private long linesLost;
+
+    /** The log's directory, created if missing. */
+    static Path createDirectory(final Path directory)
+    {
+        try
+        {
+            return Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create the message log directory " + directory + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Opens (or appends to) the session's file in {@code directory}. */
+    static SessionLogFile open(final Path directory, final SessionId id, final FieldDelimiter delimiter)
+    {
+        final Path path = directory.resolve(fileName(id));
+        try
+        {
+            return new SessionLogFile(path, delimiter);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot open the message log " + path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** QuickFIX/J's name for a session's files; a character a file name cannot hold becomes '_'. */
+    static String fileName(final SessionId id)
+    {
+        return id.key().replaceAll("[^A-Za-z0-9._+-]", "_") + ".messages.log";
+    }
 
     SessionLogFile(final Path path, final FieldDelimiter delimiter) throws IOException
     {

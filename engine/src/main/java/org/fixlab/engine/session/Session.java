@@ -271,6 +271,7 @@ public final class Session
     public int doWork(final long nowNanos)
     {
         store.flush(nowNanos); // the sync policy's interval force, on the loop's clock
+        messageLog.flush(nowNanos); // lines due to reach the file, when the engine thread writes the log
         if (transport == null)
         {
             return 0;

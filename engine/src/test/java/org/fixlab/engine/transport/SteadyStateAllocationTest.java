@@ -15,6 +15,7 @@ import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
+import org.fixlab.engine.messagelog.MessageLogWriter;
 import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
@@ -47,13 +48,18 @@ class SteadyStateAllocationTest
      * smaller than the messages stored, so that the store's index grows while it is measured.
      */
     @ParameterizedTest(name = "{0} {1} messageLog={2}")
-    @CsvSource({"OPTIMIZED, memory, false", "OPTIMIZED, memory, true", "BALANCED, mapped, true", "BALANCED, file, true"})
-    void presetAllocatesNothingPerRoundTrip(final Preset preset, final String storeType, final boolean messageLog)
+    @CsvSource({"OPTIMIZED, memory, off", "OPTIMIZED, memory, engine-thread", "OPTIMIZED, memory, own-thread",
+        "BALANCED, mapped, engine-thread", "BALANCED, mapped, own-thread", "BALANCED, file, engine-thread"})
+    void presetAllocatesNothingPerRoundTrip(final Preset preset, final String storeType, final String messageLog)
     {
+        final boolean logged = !messageLog.equals("off");
         final EngineConfiguration configuration = EngineConfiguration.preset(preset)
             .set("storeDirectory", storeDir.toString())
             .set("storeType", storeType)
-            .set("messageLog", String.valueOf(messageLog))
+            .set("messageLog", String.valueOf(logged))
+            .set("messageLogWriter", logged ? messageLog : "engine-thread")
+            // every window writes lines to the files, so the write path is measured too
+            .set("messageLogFlushIntervalMs", "1")
             .set("tcpNoDelay", "true")
             .set("storeIndexCapacity", "65536")
             .set("cpuAffinity", "false");
@@ -103,8 +109,9 @@ class SteadyStateAllocationTest
             // in the first windows; a per-message allocation would show in every window, never as 0.
             final StringBuilder windows = new StringBuilder();
             long allocated = -1;
-            final long[] writers = messageLog ? new long[] {acceptor.messageLog().writerThread().getId(),
-                initiator.messageLog().writerThread().getId()} : new long[0];
+            final long[] writers = acceptor.messageLog() instanceof MessageLogWriter acceptorLog
+                && initiator.messageLog() instanceof MessageLogWriter initiatorLog
+                ? new long[] {acceptorLog.writerThread().getId(), initiatorLog.writerThread().getId()} : new long[0];
             for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
             {
                 final long before = allocatedBy(threads, thread, writers);

@@ -1,0 +1,141 @@
+package org.fixlab.engine.messagelog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.FixVersion;
+import org.fixlab.engine.session.SessionId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The message log written on the calling (engine) thread: when lines reach the file, and what a file that fails does. */
+class EngineThreadMessageLogTest
+{
+    private static final SessionId ISLD_TW = new SessionId(FixVersion.FIX44, "ISLD", "TW");
+    private static final SessionId ISLD_OTHER = new SessionId(FixVersion.FIX42, "ISLD", "OTHER");
+    private static final long NOON = Instant.parse("2026-11-24T12:00:00.123456789Z").getEpochSecond() * 1_000_000_000L + 123_456_789L;
+    private static final long INTERVAL = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final String HEARTBEAT = "8=FIX.4.4\u00019=5\u000135=0\u000110=161\u0001";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void linesReachTheFileOnceTheOldestHasWaitedTheFlushIntervalAndEachSessionHasItsOwnFile() throws IOException
+    {
+        try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, INTERVAL))
+        {
+            final MessageLog tw = messageLog.forSession(ISLD_TW);
+            final MessageLog other = messageLog.forSession(ISLD_OTHER);
+            log(tw, HEARTBEAT, NOON);
+            log(other, HEARTBEAT.replace("4.4", "4.2"), NOON + 1_000);
+            log(tw, HEARTBEAT.replace("35=0", "35=1"), NOON + INTERVAL / 2);
+            tw.flush(NOON + INTERVAL - 1);
+            other.flush(NOON + INTERVAL - 1);
+            assertEquals(0, Files.size(dir.resolve("FIX.4.4-ISLD-TW.messages.log")), "nothing is due yet");
+
+            tw.flush(NOON + INTERVAL);
+            assertEquals(List.of("20261124-12:00:00.123456: " + HEARTBEAT, "20261124-12:00:00.128456: " + HEARTBEAT.replace("35=0", "35=1")),
+                lines("FIX.4.4-ISLD-TW.messages.log"), "the oldest line is due: all of the session's lines go");
+            assertEquals(0, Files.size(dir.resolve("FIX.4.2-ISLD-OTHER.messages.log")), "the other session's line is not due");
+            other.flush(NOON + 1_000 + INTERVAL);
+            assertEquals(List.of("20261124-12:00:00.123457: " + HEARTBEAT.replace("4.4", "4.2")), lines("FIX.4.2-ISLD-OTHER.messages.log"));
+
+            log(tw, HEARTBEAT, NOON + 5 * INTERVAL);
+            tw.flush(NOON + 5 * INTERVAL + INTERVAL / 2);
+            assertEquals(2, lines("FIX.4.4-ISLD-TW.messages.log").size(), "an interval counts from the first line after a write");
+        }
+        assertEquals(3, lines("FIX.4.4-ISLD-TW.messages.log").size(), "close writes what is left");
+    }
+
+    @Test
+    void aFullBufferIsWrittenWithoutWaitingAndEveryLineArrivesInOrder() throws IOException
+    {
+        final int messages = 5_000;
+        final byte[] body = ("8=FIX.4.4\u00019=900\u000135=D\u000158=" + "y".repeat(900) + "\u0001").getBytes(StandardCharsets.US_ASCII);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[body.length + 16]);
+        for (int run = 0; run < 2; run++)
+        {
+            try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.PIPE, TimeUnit.HOURS.toNanos(1)))
+            {
+                final MessageLog log = messageLog.forSession(ISLD_TW);
+                for (int i = 0; i < messages; i++)
+                {
+                    buffer.putBytes(0, body);
+                    final int length = body.length + buffer.putIntAscii(body.length, run * messages + i);
+                    log.message(buffer, 0, length, NOON + i);
+                }
+                // 4.6 MB logged, never flushed: all but the last buffer's worth is in the file already
+                assertTrue(Files.size(dir.resolve("FIX.4.4-ISLD-TW.messages.log")) > (run + 1) * (messages - 100L) * body.length,
+                    "written as the buffer filled");
+            }
+        }
+        final List<String> lines = lines("FIX.4.4-ISLD-TW.messages.log");
+        assertEquals(2 * messages, lines.size(), "the second run appended to the first");
+        for (int i = 0; i < lines.size(); i++)
+        {
+            assertTrue(lines.get(i).endsWith("|" + i), "line " + i + " in order");
+        }
+    }
+
+    @Test
+    void aZeroIntervalWritesEachLineAsItIsLogged() throws IOException
+    {
+        try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, 0))
+        {
+            log(messageLog.forSession(ISLD_TW), HEARTBEAT, NOON);
+            assertEquals(List.of("20261124-12:00:00.123456: " + HEARTBEAT), lines("FIX.4.4-ISLD-TW.messages.log"));
+        }
+    }
+
+    @Test
+    void aFileThatFailsIsReportedAndCountedWhileTheOtherSessionsLogAsBefore() throws IOException
+    {
+        // /dev/full takes the open and refuses every write with ENOSPC: a full disk
+        Files.createSymbolicLink(dir.resolve("FIX.4.4-ISLD-TW.messages.log"), Path.of("/dev/full"));
+        final int messages = 20_000;
+        final EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, INTERVAL);
+        try (messageLog)
+        {
+            final MessageLog failing = messageLog.forSession(ISLD_TW);
+            final MessageLog healthy = messageLog.forSession(ISLD_OTHER);
+            for (int i = 0; i < messages; i++)
+            {
+                log(failing, HEARTBEAT, NOON + i * 1_000L);
+                failing.flush(NOON + i * 1_000L);
+            }
+            log(healthy, HEARTBEAT, NOON);
+        }
+        // the first buffer-full fails; every line after it is counted, none of it blocks or throws
+        assertTrue(messageLog.linesLost() > messages / 2 && messageLog.linesLost() < messages, "lines lost: " + messageLog.linesLost());
+        assertEquals(1, lines("FIX.4.2-ISLD-OTHER.messages.log").size(), "the other session's file is unaffected");
+    }
+
+    @Test
+    void aNegativeIntervalIsRefused()
+    {
+        final IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> new EngineThreadMessageLog(dir, FieldDelimiter.SOH, -1));
+        assertTrue(refused.getMessage().contains("negative"), refused.getMessage());
+    }
+
+    private static void log(final MessageLog log, final String message, final long epochNanos)
+    {
+        final byte[] bytes = message.getBytes(StandardCharsets.US_ASCII);
+        log.message(new UnsafeBuffer(bytes), 0, bytes.length, epochNanos);
+    }
+
+    private List<String> lines(final String file) throws IOException
+    {
+        return Files.readAllLines(dir.resolve(file), StandardCharsets.ISO_8859_1);
+    }
+}
