@@ -95,7 +95,7 @@ public final class Session
         this.decoder = new MessageDecoder(maxFieldsPerMessage);
         this.queue = new InboundQueue(settings.maxQueuedInboundBytes());
         this.resender = new ResendResponder(sender, new MessageDecoder(maxFieldsPerMessage), settings.resendChunkMessages());
-        this.checks = new InboundChecks(id, settings, decoder, clock);
+        this.checks = new InboundChecks(id, settings, decoder);
         this.rejection = checks.rejection();
         this.nextTargetSeqNum = store.nextTargetSeqNum();
         this.heartbeats = new HeartbeatSchedule(settings.testRequestDelayMultiplier(), settings.heartbeatTimeoutMultiplier());
@@ -546,7 +546,7 @@ public final class Session
     {
         final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING); // present and a number: process() checked
         // an aborted message's SendingTime ages while it waits for us: it was checked on its first delivery
-        if (seqNum != abortedSeqNum && !checks.sendingTimeAccurate(message))
+        if (seqNum != abortedSeqNum && !checks.sendingTimeAccurate(message, nowNanos))
         {
             sendReject(message, rejection);
             sendLogout("SendingTime accuracy problem, field=52");
@@ -667,7 +667,7 @@ public final class Session
             sendReject(logon, rejection);
             return;
         }
-        if (!checks.sendingTimeAccurate(logon))
+        if (!checks.sendingTimeAccurate(logon, nowNanos))
         {
             refuseLogon("Invalid Logon message: SendingTime accuracy problem, field=52");
             return;
