@@ -13,7 +13,10 @@ public interface EngineMessageLog extends AutoCloseable
     /** Opens (or appends to) the session's file; call while setting the engine up, not per message. */
     MessageLog forSession(SessionId id);
 
-    /** Messages that reached a file after it had failed, summed over the sessions (exact once closed). */
+    /**
+     * Messages not in their file because it failed (those of the failed write and every later one), summed over
+     * the sessions; exact once closed.
+     */
     long linesLost();
 
     /** Writes everything logged before this call, then closes the files. */

@@ -49,6 +49,9 @@ final class SessionLogFile implements AutoCloseable
     private final TimestampCache timestamps = new TimestampCache(TimestampPrecision.MICROS);
     private IOException failure;
     private long linesLost;
+    /** Whole lines in the buffer, and whether one is being appended: what a failed write loses. */
+    private int linesBuffered;
+    private boolean lineOpen;
 
     /** The log's directory, created if missing. */
     static Path createDirectory(final Path directory)
@@ -103,6 +106,7 @@ final class SessionLogFile implements AutoCloseable
             linesLost++;
             return;
         }
+        lineOpen = true;
         room(MAX_STEP);
         out.position(out.position() + timestamps.encode(outView, out.position(), epochNanos));
         out.put((byte)':').put((byte)' ');
@@ -129,6 +133,8 @@ final class SessionLogFile implements AutoCloseable
         }
         room(1);
         out.put((byte)'\n');
+        lineOpen = false;
+        linesBuffered++;
     }
 
     /**
@@ -281,8 +287,11 @@ final class SessionLogFile implements AutoCloseable
         catch (final IOException ex)
         {
             failure = ex;
+            // the buffer's lines, and one it was in the middle of, are not in the file (or not whole)
+            linesLost += linesBuffered + (lineOpen ? 1 : 0);
             LOGGER.warn("message log {} failed, no more messages are logged to it: {}", path, ex.toString());
         }
+        linesBuffered = 0;
         out.clear();
     }
 
@@ -291,7 +300,7 @@ final class SessionLogFile implements AutoCloseable
         return out.position() > 0;
     }
 
-    /** Messages that reached the log after its file failed. */
+    /** Messages not in the file because it failed: those in the buffer whose write failed, and every one after. */
     long linesLost()
     {
         return linesLost;
@@ -311,7 +320,7 @@ final class SessionLogFile implements AutoCloseable
         }
         if (linesLost > 0)
         {
-            LOGGER.warn("message log {}: {} messages not logged after the failure", path, linesLost);
+            LOGGER.warn("message log {}: {} messages not logged because of the failure", path, linesLost);
         }
     }
 }

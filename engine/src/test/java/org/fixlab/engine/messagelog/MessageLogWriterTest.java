@@ -134,7 +134,7 @@ class MessageLogWriterTest
             }
             healthy.message(new UnsafeBuffer(message), 0, message.length, NOON);
         }
-        assertTrue(writer.linesLost() > 0 && writer.linesLost() <= messages, "lines lost: " + writer.linesLost());
+        assertEquals(messages, writer.linesLost(), "every line of the failing file, the failed buffer's included");
         assertEquals(1, lines("FIX.4.2-ISLD-OTHER.messages.log").size(), "the other session's file is unaffected");
     }
 
