@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * One session's {@code .messages.log}: lines of {@code yyyyMMdd-HH:mm:ss.SSSSSS: 8=FIX.4.4...}, as
  * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used by one
  * thread at a time (the engine thread or the log's writer thread), through a buffer of its own:
- * garbage-free, one write call per buffer-full or when its writer hands the lines over. A file that fails (disk full, removed folder) stops logging with one
- * warning and counts what it could not write; the engine is never held up by it.
+ * garbage-free, one write call per buffer-full or when its writer hands the lines over. A file that
+ * fails (disk full, removed folder) stops logging with one warning and counts what it could not write;
+ * the engine is never held up by it.
  */
 final class SessionLogFile implements AutoCloseable
 {
@@ -145,11 +146,11 @@ final class SessionLogFile implements AutoCloseable
      */
     private int copyPlainWords(final DirectBuffer source, final int offset, final int length)
     {
-        int position = out.position();
         if (out.remaining() < length + Long.BYTES)
         {
             return 0;
         }
+        int position = out.position();
         int i = 0;
         while (length - i >= Long.BYTES)
         {
