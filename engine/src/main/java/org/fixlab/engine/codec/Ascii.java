@@ -16,9 +16,12 @@ public final class Ascii
         {
             return false;
         }
+        buffer.boundsCheck(offset, length);
+        final byte[] array = buffer.byteArray();
+        final long address = buffer.addressOffset() + offset;
         for (int i = 0; i < length; i++)
         {
-            if (buffer.getByte(offset + i) != expected[i])
+            if (RawBytes.getByte(array, address + i) != expected[i])
             {
                 return false;
             }
@@ -86,10 +89,14 @@ public final class Ascii
         {
             return invalid;
         }
+        // one bounds check, then raw reads: a check per byte was most of parsing a MsgSeqNum
+        buffer.boundsCheck(offset, length);
+        final byte[] array = buffer.byteArray();
+        final long address = buffer.addressOffset();
         int i = offset;
         final int end = offset + length;
         boolean negative = false;
-        if (buffer.getByte(i) == '-')
+        if (RawBytes.getByte(array, address + i) == '-')
         {
             negative = true;
             i++;
@@ -101,7 +108,7 @@ public final class Ascii
         long value = 0;
         for (; i < end; i++)
         {
-            final int digit = buffer.getByte(i) - '0';
+            final int digit = RawBytes.getByte(array, address + i) - '0';
             if (digit < 0 || digit > 9)
             {
                 return invalid;

@@ -65,16 +65,34 @@ final class RawBytes
 
     /**
      * A non-negative int as exactly {@code width} ASCII digits, zero padded; with {@link Ascii#digits} as the width,
-     * the plain number.
+     * the plain number. Two digits per division, from a table: half the dependent divisions of a digit at a time (a
+     * timestamp's six fraction digits were an eighth of formatting a message log line).
      */
     static void putDigits(final Object array, final long address, final int value, final int width)
     {
         int v = value;
-        for (long at = address + width - 1; at >= address; at--)
+        long at = address + width;
+        while (at - address >= 2)
         {
-            final int quotient = v / 10;
-            UNSAFE.putByte(array, at, (byte)('0' + v - quotient * 10));
+            final int quotient = v / 100;
+            at -= 2;
+            putShort(array, at, DIGIT_PAIRS[v - quotient * 100]);
             v = quotient;
+        }
+        if (at > address)
+        {
+            UNSAFE.putByte(array, address, (byte)('0' + v % 10));
+        }
+    }
+
+    /** "00" to "99" as the little-endian shorts {@link #putShort} stores: the tens digit first. */
+    private static final short[] DIGIT_PAIRS = new short[100];
+
+    static
+    {
+        for (int i = 0; i < 100; i++)
+        {
+            DIGIT_PAIRS[i] = (short)(('0' + i % 10) << 8 | ('0' + i / 10));
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.fixlab.engine.messagelog;
 
+import static org.agrona.UnsafeAccess.UNSAFE;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -38,6 +40,7 @@ final class SessionLogFile implements AutoCloseable
     private static final long ONES = 0x0101010101010101L;
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
     private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final Path path;
     private final FileChannel channel;
@@ -45,6 +48,7 @@ final class SessionLogFile implements AutoCloseable
     private final ByteBuffer out = ByteBuffer.allocateDirect(BUFFER_SIZE);
     /** The same memory as {@link #out}, for bulk copies; positions are kept by {@link #out}. */
     private final UnsafeBuffer outView = new UnsafeBuffer(out);
+    private final long outAddress = outView.addressOffset();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_STEP]);
     /** The date and time to the second change once a second: formatted then, copied for every line. */
     private final TimestampCache timestamps = new TimestampCache(TimestampPrecision.MICROS);
@@ -140,31 +144,50 @@ final class SessionLogFile implements AutoCloseable
 
     /**
      * The common case in one pass: eight bytes are loaded, tested and stored at a time while none of them needs an
-     * escape (a well-formed message has none with the SOH delimiter), instead of a scan and then a copy. Stops at the
-     * first word that holds a byte to escape, at the last whole word, or at once if the buffer cannot take the message
-     * and a word beyond it; returns how many bytes were copied, for the run-by-run loop to go on from.
+     * escape (a well-formed message has none; SOH is stored as the delimiter asks, in the same word), then the last
+     * few bytes as the word that ends with them, overlapping bytes already copied, instead of byte by byte. Stops at
+     * the first word that holds a byte to escape, or at once if the buffer cannot take the message and a word beyond
+     * it; returns how many bytes were copied, for the run-by-run loop to go on from.
      */
     private int copyPlainWords(final DirectBuffer source, final int offset, final int length)
     {
-        if (out.remaining() < length + Long.BYTES)
+        final int position = out.position();
+        if (length < Long.BYTES || out.limit() - position < length + Long.BYTES)
         {
             return 0;
         }
-        int position = out.position();
+        source.boundsCheck(offset, length);
+        final byte[] fromArray = source.byteArray();
+        final long from = source.addressOffset() + offset;
+        final long to = outAddress + position;
+        final boolean pipe = delimiter == FieldDelimiter.PIPE;
         int i = 0;
-        while (length - i >= Long.BYTES)
+        for (; i <= length - Long.BYTES; i += Long.BYTES)
         {
-            final long word = source.getLong(offset + i, ByteOrder.LITTLE_ENDIAN);
-            if (special(word) != 0)
+            final long word = loadWord(fromArray, from + i);
+            final long soh = equal(word, 0x01);
+            if (escapedBytes(word, soh, pipe) != 0)
             {
-                break;
+                out.position(position + i);
+                return i;
             }
-            outView.putLong(position, word, ByteOrder.LITTLE_ENDIAN);
-            position += Long.BYTES;
-            i += Long.BYTES;
+            storeWord(to + i, pipe ? withPipes(word, soh) : word);
         }
-        out.position(position);
-        return i;
+        if (i < length)
+        {
+            final int last = length - Long.BYTES;
+            final long word = loadWord(fromArray, from + last);
+            final long soh = equal(word, 0x01);
+            final long notYetCopied = -1L << ((i - last) << 3);
+            if ((escapedBytes(word, soh, pipe) & notYetCopied) != 0)
+            {
+                out.position(position + i);
+                return i;
+            }
+            storeWord(to + last, pipe ? withPipes(word, soh) : word);
+        }
+        out.position(position + length);
+        return length;
     }
 
     /**
@@ -173,10 +196,14 @@ final class SessionLogFile implements AutoCloseable
      */
     private int endOfPlainRun(final DirectBuffer source, final int offset, final int from, final int length)
     {
+        final boolean pipe = delimiter == FieldDelimiter.PIPE;
         int run = from;
         while (length - run >= 8)
         {
-            final long special = special(source.getLong(offset + run, ByteOrder.LITTLE_ENDIAN));
+            final long word = source.getLong(offset + run, ByteOrder.LITTLE_ENDIAN);
+            final long soh = equal(word, 0x01);
+            // in this loop a SOH to be written as '|' is one more byte for escaped() to write
+            final long special = escapedBytes(word, soh, pipe) | (pipe ? soh : 0);
             if (special != 0)
             {
                 return run + (Long.numberOfTrailingZeros(special) >>> 3);
@@ -190,21 +217,22 @@ final class SessionLogFile implements AutoCloseable
         return run;
     }
 
-    /** The high bit of each byte of {@code word} that is not plain (see {@link #isPlain}). */
-    private long special(final long word)
+    /**
+     * The high bit of each byte of {@code word} that is never written as it is: non-ASCII, DEL, a backslash, a control
+     * byte but SOH ({@code soh} marks those), and with the pipe delimiter a '|' of the message itself.
+     */
+    private static long escapedBytes(final long word, final long soh, final boolean pipe)
     {
-        final long nonAscii = word & HIGH_BITS;
+        final long nonAsciiOrDel = (((word & LOW_BITS) + ONES) | word) & HIGH_BITS; // 0x7F and 0xFF overflow to the high bit
         final long control = ~((word & LOW_BITS) + ONES * (0x80 - 0x20)) & ~word & HIGH_BITS; // below 0x20
-        long special = nonAscii | equal(word, 0x7F) | equal(word, '\\');
-        if (delimiter == FieldDelimiter.SOH)
-        {
-            special |= control & ~equal(word, 0x01);
-        }
-        else
-        {
-            special |= control | equal(word, '|');
-        }
-        return special;
+        final long special = nonAsciiOrDel | (control & ~soh) | equal(word, '\\');
+        return pipe ? special | equal(word, '|') : special;
+    }
+
+    /** The word with each SOH byte (marked in {@code soh}) replaced by '|'. */
+    private static long withPipes(final long word, final long soh)
+    {
+        return word ^ (soh >>> 7) * (0x01 ^ '|');
     }
 
     /** The high bit of each byte of {@code word} equal to {@code value}, exactly (no borrow between bytes). */
@@ -212,6 +240,18 @@ final class SessionLogFile implements AutoCloseable
     {
         final long zeroWhereEqual = word ^ (ONES * value);
         return ~(((zeroWhereEqual & LOW_BITS) + LOW_BITS) | zeroWhereEqual) & HIGH_BITS;
+    }
+
+    /** Eight bytes, the first in the lowest byte on every platform. */
+    private static long loadWord(final byte[] array, final long address)
+    {
+        final long word = UNSAFE.getLong(array, address);
+        return LITTLE_ENDIAN ? word : Long.reverseBytes(word);
+    }
+
+    private static void storeWord(final long address, final long word)
+    {
+        UNSAFE.putLong(address, LITTLE_ENDIAN ? word : Long.reverseBytes(word));
     }
 
     /** A byte written as it is: printable ASCII but the backslash (and the pipe when it stands for SOH), or SOH when SOH stays. */
@@ -292,6 +332,19 @@ final class SessionLogFile implements AutoCloseable
             linesLost += linesBuffered + (lineOpen ? 1 : 0);
             LOGGER.warn("message log {} failed, no more messages are logged to it: {}", path, ex.toString());
         }
+        linesBuffered = 0;
+        out.clear();
+    }
+
+    /** Bytes left in the buffer (for benchmarks). */
+    int remaining()
+    {
+        return out.remaining();
+    }
+
+    /** Drops what is buffered without writing it (for benchmarks of the formatting alone). */
+    void discardBuffered()
+    {
         linesBuffered = 0;
         out.clear();
     }
