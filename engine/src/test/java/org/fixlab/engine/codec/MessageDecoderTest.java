@@ -189,4 +189,129 @@ class MessageDecoderTest
         assertEquals(MessageDecoder.OK, decode("95=999999999|58=x|10=000|"), "a huge length alone does no harm");
         assertEquals(MessageDecoder.GARBLED, decode("95=999999999|96=x|10=000|"));
     }
+
+    /**
+     * Random field lists split as a byte-by-byte reference splits them: tags of 0 to 12 digits (leading zeros, a sign,
+     * a stray byte at any place in them, a missing '='), values with '=' and stray signs, a last SOH sometimes missing,
+     * at every alignment of the buffer, with digits after the message that must not be read as part of it. Tags of
+     * data pairs are left out: the reference does not know them (their own tests are above).
+     */
+    @Test
+    void randomFieldsSplitAsAByteByByteReferenceSplitsThem()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(20261126);
+        final MessageDecoder small = new MessageDecoder(12);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
+        for (int message = 0; message < 20_000; message++)
+        {
+            final StringBuilder text = new StringBuilder();
+            final int fields = 1 + random.nextInt(14);
+            for (int field = 0; field < fields; field++)
+            {
+                text.append(randomTag(random)).append(random.nextInt(30) == 0 ? "" : "=");
+                final int valueLength = random.nextInt(12);
+                for (int i = 0; i < valueLength; i++)
+                {
+                    text.append("abcXYZ019=-.".charAt(random.nextInt(12)));
+                }
+                text.append(field == fields - 1 && random.nextInt(20) == 0 ? "" : "\u0001");
+            }
+            final byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            final int offset = random.nextInt(9);
+            buffer.setMemory(0, buffer.capacity(), (byte)'7'); // digits after the message must not join its last tag
+            buffer.putBytes(offset, bytes);
+            final Reference expected = Reference.split(bytes, small.maxFields());
+            final int result = small.decode(buffer, offset, bytes.length);
+            final String what = text.toString().replace('\u0001', '|');
+            assertEquals(expected.result, result, what);
+            if (result == MessageDecoder.OK)
+            {
+                assertEquals(expected.tags.size(), small.fieldCount(), what);
+                for (int i = 0; i < small.fieldCount(); i++)
+                {
+                    assertEquals(expected.tags.get(i), small.tag(i), what);
+                    assertEquals(offset + expected.valueOffsets.get(i), small.valueOffset(i), what);
+                    assertEquals(expected.valueLengths.get(i), small.valueLength(i), what);
+                }
+            }
+        }
+    }
+
+    /** Digits (often short, sometimes past an int), with a leading sign or a stray byte now and then; no data tag. */
+    private static String randomTag(final java.util.SplittableRandom random)
+    {
+        while (true)
+        {
+            final StringBuilder tag = new StringBuilder(random.nextInt(10) == 0 ? "-" : "");
+            final int digits = random.nextInt(4) == 0 ? random.nextInt(13) : 1 + random.nextInt(3);
+            for (int i = 0; i < digits; i++)
+            {
+                tag.append((char)('0' + random.nextInt(10)));
+            }
+            if (random.nextInt(25) == 0)
+            {
+                tag.insert(random.nextInt(tag.length() + 1), "-/:a ".charAt(random.nextInt(5)));
+            }
+            final String text = tag.toString();
+            if (!text.matches("-?\\d{1,9}") || DataFields.pairOf(Math.abs(Integer.parseInt(text))) == DataFields.NONE)
+            {
+                return text;
+            }
+        }
+    }
+
+    /** The splitting rules, a byte at a time. */
+    private static final class Reference
+    {
+        int result = MessageDecoder.OK;
+        final java.util.List<Integer> tags = new java.util.ArrayList<>();
+        final java.util.List<Integer> valueOffsets = new java.util.ArrayList<>();
+        final java.util.List<Integer> valueLengths = new java.util.ArrayList<>();
+
+        static Reference split(final byte[] bytes, final int maxFields)
+        {
+            final Reference fields = new Reference();
+            int i = 0;
+            while (i < bytes.length)
+            {
+                final boolean negative = bytes[i] == '-';
+                final int digitsStart = negative ? i + 1 : i;
+                int equals = digitsStart;
+                while (equals < bytes.length && bytes[equals] >= '0' && bytes[equals] <= '9')
+                {
+                    equals++;
+                }
+                final int soh = indexOf(bytes, (byte)1, equals);
+                if (equals == digitsStart || equals == bytes.length || bytes[equals] != '=' || soh < 0)
+                {
+                    fields.result = MessageDecoder.GARBLED;
+                    return fields;
+                }
+                if (fields.tags.size() == maxFields)
+                {
+                    fields.result = MessageDecoder.TOO_MANY_FIELDS;
+                    return fields;
+                }
+                final String digits = new String(bytes, digitsStart, equals - digitsStart, java.nio.charset.StandardCharsets.US_ASCII);
+                fields.tags.add(digits.length() > 9 ? MessageDecoder.OVERSIZED_TAG
+                    : negative ? -Integer.parseInt(digits) : Integer.parseInt(digits));
+                fields.valueOffsets.add(equals + 1);
+                fields.valueLengths.add(soh - equals - 1);
+                i = soh + 1;
+            }
+            return fields;
+        }
+
+        private static int indexOf(final byte[] bytes, final byte value, final int from)
+        {
+            for (int i = from; i < bytes.length; i++)
+            {
+                if (bytes[i] == value)
+                {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
 }
