@@ -35,7 +35,18 @@ public final class MessageFramer
      */
     public int scan(final DirectBuffer buffer, final int offset, final int end)
     {
-        final int start = seekBeginString(buffer, offset, end);
+        if (end <= offset)
+        {
+            resumeAt = offset;
+            frameStart = offset;
+            frameLength = 0;
+            return NEED_MORE;
+        }
+        // one bounds check for the bytes at hand, then raw reads (every read below is inside them)
+        buffer.boundsCheck(offset, end - offset);
+        final byte[] array = buffer.byteArray();
+        final long base = buffer.addressOffset();
+        final int start = seekBeginString(array, base, offset, end);
         frameStart = start;
         frameLength = 0;
         if (start < 0)
@@ -47,7 +58,7 @@ public final class MessageFramer
         }
         resumeAt = start;
         int position = start + 2;
-        while (position < end && buffer.getByte(position) != Fix.SOH)
+        while (position < end && RawBytes.getByte(array, base + position) != Fix.SOH)
         {
             position++;
         }
@@ -56,7 +67,7 @@ public final class MessageFramer
             return NEED_MORE;
         }
         position++;
-        if (buffer.getByte(position) != '9' || buffer.getByte(position + 1) != '=')
+        if (RawBytes.getByte(array, base + position) != '9' || RawBytes.getByte(array, base + position + 1) != '=')
         {
             resumeAt = start + 1;
             return GARBLED;
@@ -67,7 +78,7 @@ public final class MessageFramer
         long bodyLength = 0;
         int digits = 0;
         byte b;
-        while (position < end && (b = buffer.getByte(position)) != Fix.SOH)
+        while (position < end && (b = RawBytes.getByte(array, base + position)) != Fix.SOH)
         {
             final int digit = b - '0';
             if (digit < 0 || digit > 9 || digits > 9)
@@ -101,9 +112,10 @@ public final class MessageFramer
             return NEED_MORE;
         }
         // the body ends with the SOH of its last field: without it that field runs into the CheckSum
-        if (buffer.getByte(trailer - 1) != Fix.SOH ||
-            buffer.getByte(trailer) != '1' || buffer.getByte(trailer + 1) != '0' || buffer.getByte(trailer + 2) != '=' ||
-            buffer.getByte(trailer + TRAILER_LENGTH - 1) != Fix.SOH)
+        final long at = base + trailer;
+        if (RawBytes.getByte(array, at - 1) != Fix.SOH || RawBytes.getByte(array, at) != '1' ||
+            RawBytes.getByte(array, at + 1) != '0' || RawBytes.getByte(array, at + 2) != '=' ||
+            RawBytes.getByte(array, at + TRAILER_LENGTH - 1) != Fix.SOH)
         {
             resumeAt = trailer;
             return GARBLED;
@@ -141,15 +153,17 @@ public final class MessageFramer
         return resumeAt;
     }
 
-    private static int seekBeginString(final DirectBuffer buffer, final int offset, final int end)
+    private static int seekBeginString(final byte[] array, final long base, final int offset, final int end)
     {
         for (int i = offset; i + 4 < end; i++)
         {
-            if (buffer.getByte(i) == '8' && buffer.getByte(i + 1) == '=' && buffer.getByte(i + 2) == 'F' &&
-                buffer.getByte(i + 3) == 'I' && buffer.getByte(i + 4) == 'X')
+            final long at = base + i;
+            if (RawBytes.getByte(array, at) == '8' && RawBytes.getByte(array, at + 1) == '=' &&
+                RawBytes.getByte(array, at + 2) == 'F' && RawBytes.getByte(array, at + 3) == 'I' &&
+                RawBytes.getByte(array, at + 4) == 'X')
             {
                 // "8=FIX" must start a field: at the stream start or right after an SOH
-                if (i == offset || buffer.getByte(i - 1) == Fix.SOH)
+                if (i == offset || RawBytes.getByte(array, at - 1) == Fix.SOH)
                 {
                     return i;
                 }

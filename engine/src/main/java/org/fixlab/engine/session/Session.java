@@ -446,7 +446,8 @@ public final class Session
         }
         // The one rule for MsgSeqNum: without a number the session cannot place the message, so it ends
         // (absent, or present and not a number, before any other check can answer it with a Reject)
-        if (message.intValue(Fix.MSG_SEQ_NUM, MISSING) == MISSING)
+        final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING); // parsed once, here, for every check and handler
+        if (seqNum == MISSING)
         {
             final String why = message.indexOf(Fix.MSG_SEQ_NUM) < 0 ? "Received message without MsgSeqNum"
                 : "MsgSeqNum(34) is not a number";
@@ -476,19 +477,19 @@ public final class Session
         switch (msgType)
         {
             case MsgTypes.LOGON:
-                onLogon(message, nowNanos);
+                onLogon(message, seqNum, nowNanos);
                 break;
             case MsgTypes.HEARTBEAT:
             case MsgTypes.REJECT:
                 // nothing to answer: the checks, the sequence number, and the application hears of it
-                if (verify(message, nowNanos, true, true))
+                if (verify(message, seqNum, nowNanos, true, true))
                 {
                     nextTargetSeqNum(nextTargetSeqNum + 1);
                     application.onAdminMessage(this, message);
                 }
                 break;
             case MsgTypes.TEST_REQUEST:
-                if (verify(message, nowNanos, true, true))
+                if (verify(message, seqNum, nowNanos, true, true))
                 {
                     sendAdmin(AdminMessages.heartbeat(admin, message, message.indexOf(Fix.TEST_REQ_ID)));
                     nextTargetSeqNum(nextTargetSeqNum + 1);
@@ -496,19 +497,19 @@ public final class Session
                 }
                 break;
             case MsgTypes.RESEND_REQUEST:
-                onResendRequest(message, nowNanos);
+                onResendRequest(message, seqNum, nowNanos);
                 break;
             case MsgTypes.SEQUENCE_RESET:
-                onSequenceReset(message, nowNanos);
+                onSequenceReset(message, seqNum, nowNanos);
                 break;
             case MsgTypes.LOGOUT:
-                if (verify(message, nowNanos, false, false))
+                if (verify(message, seqNum, nowNanos, false, false))
                 {
                     onLogout(message);
                 }
                 break;
             default:
-                if (verify(message, nowNanos, true, true))
+                if (verify(message, seqNum, nowNanos, true, true))
                 {
                     // The application sees each MsgSeqNum once; the sequence number advances after it ran,
                     // so a crash inside the callback leads to a resend rather than a lost message.
@@ -542,9 +543,9 @@ public final class Session
      * accuracy, CompIDs, then too high (queue and ask for a resend) or too low (PossDup or logout),
      * and the PossDup rules.
      */
-    private boolean verify(final MessageDecoder message, final long nowNanos, final boolean checkTooHigh, final boolean checkTooLow)
+    private boolean verify(final MessageDecoder message, final int seqNum, final long nowNanos,
+        final boolean checkTooHigh, final boolean checkTooLow)
     {
-        final int seqNum = message.intValue(Fix.MSG_SEQ_NUM, MISSING); // present and a number: process() checked
         // an aborted message's SendingTime ages while it waits for us: it was checked on its first delivery
         if (seqNum != abortedSeqNum && !checks.sendingTimeAccurate(message, nowNanos))
         {
@@ -659,7 +660,7 @@ public final class Session
         }
     }
 
-    private void onLogon(final MessageDecoder logon, final long nowNanos)
+    private void onLogon(final MessageDecoder logon, final int seqNum, final long nowNanos)
     {
         if (logonReceived && state == SessionState.ACTIVE && !logon.isFlagSet(Fix.RESET_SEQ_NUM_FLAG))
         {
@@ -692,8 +693,7 @@ public final class Session
         {
             resetSequenceNumbers();
         }
-        final int seqNum = logon.intValue(Fix.MSG_SEQ_NUM, MISSING);
-        if (!verify(logon, nowNanos, false, true))
+        if (!verify(logon, seqNum, nowNanos, false, true))
         {
             return;
         }
@@ -724,17 +724,16 @@ public final class Session
         disconnect("Logon refused: " + text);
     }
 
-    private void onResendRequest(final MessageDecoder request, final long nowNanos)
+    private void onResendRequest(final MessageDecoder request, final int seqNum, final long nowNanos)
     {
-        final int seqNum = request.intValue(Fix.MSG_SEQ_NUM, MISSING);
-        if (seqNum != MISSING && seqNum < nextTargetSeqNum && !request.isFlagSet(Fix.POSS_DUP_FLAG))
+        if (seqNum < nextTargetSeqNum && !request.isFlagSet(Fix.POSS_DUP_FLAG))
         {
             final String text = "MsgSeqNum too low, expecting " + nextTargetSeqNum + " but received " + seqNum;
             sendLogout(text);
             disconnect(text);
             return;
         }
-        if (!verify(request, nowNanos, false, false))
+        if (!verify(request, seqNum, nowNanos, false, false))
         {
             return;
         }
@@ -772,10 +771,10 @@ public final class Session
         }
     }
 
-    private void onSequenceReset(final MessageDecoder reset, final long nowNanos)
+    private void onSequenceReset(final MessageDecoder reset, final int seqNum, final long nowNanos)
     {
         final boolean gapFill = reset.isFlagSet(Fix.GAP_FILL_FLAG);
-        if (!verify(reset, nowNanos, gapFill, gapFill))
+        if (!verify(reset, seqNum, nowNanos, gapFill, gapFill))
         {
             return;
         }

@@ -185,4 +185,72 @@ class MessageFramerTest
     {
         return FixFrame.parse(framed).intValue(Fix.BODY_LENGTH);
     }
+
+    /**
+     * The framer reads nothing outside the bytes it is given: random streams of whole, cut and garbled
+     * messages, scanned as a connection scans them (from resumeAt on, the bytes at hand growing), give the same answers
+     * whether the memory around them holds SOHs or the start of another message. A read before the offset or past the
+     * end (the framer reads without a check per byte) would see the difference.
+     */
+    @Test
+    void answersDependOnlyOnTheBytesAtHand()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(20261126);
+        final String lure = "8=FIX.4.4|9=5|35=0|10=000|".replace('|', FixFrame.SOH);
+        for (int stream = 0; stream < 2_000; stream++)
+        {
+            final StringBuilder text = new StringBuilder();
+            while (text.length() < 300)
+            {
+                final String message = random.nextBoolean() ? HEARTBEAT : ORDER;
+                final int kind = random.nextInt(6);
+                if (kind == 0)
+                {
+                    text.append(message, 0, random.nextInt(message.length())); // cut short
+                }
+                else if (kind == 1)
+                {
+                    final char[] garbled = message.toCharArray();
+                    garbled[random.nextInt(garbled.length)] = "9=|8X1".charAt(random.nextInt(6));
+                    text.append(garbled);
+                }
+                else
+                {
+                    text.append(message);
+                }
+            }
+            final byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            final int offset = 1 + random.nextInt(lure.length());
+            assertEquals(scanAll(bytes, offset, (byte)FixFrame.SOH, lure), scanAll(bytes, offset, (byte)'8', lure),
+                FixFrame.pipes(text));
+        }
+    }
+
+    /** Every answer of a connection-like scan of {@code bytes} placed at {@code offset} among other bytes. */
+    private static java.util.List<String> scanAll(final byte[] bytes, final int offset, final byte filler, final String lure)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + bytes.length + lure.length()]);
+        buffer.setMemory(0, buffer.capacity(), filler);
+        if (filler == '8')
+        {
+            buffer.putStringWithoutLengthAscii(0, lure.substring(lure.length() - offset));
+            buffer.putStringWithoutLengthAscii(offset + bytes.length, lure);
+        }
+        buffer.putBytes(offset, bytes);
+        final MessageFramer framer = new MessageFramer(1024);
+        final java.util.List<String> answers = new java.util.ArrayList<>();
+        int from = offset;
+        for (int end = offset; end <= offset + bytes.length; end += 7)
+        {
+            int result;
+            do
+            {
+                result = framer.scan(buffer, from, end);
+                answers.add(result + "@" + framer.frameStart() + "+" + framer.frameLength() + ">" + framer.resumeAt());
+                from = Math.max(from, framer.resumeAt());
+            }
+            while (result != MessageFramer.NEED_MORE && from < end);
+        }
+        return answers;
+    }
 }
