@@ -35,15 +35,12 @@ public final class MessageFramer
      */
     public int scan(final DirectBuffer buffer, final int offset, final int end)
     {
-        if (end <= offset)
+        // one bounds check for the bytes at hand, then raw reads (every read below is inside them; none when there
+        // are no bytes, and the search below answers NEED_MORE)
+        if (end > offset)
         {
-            resumeAt = offset;
-            frameStart = offset;
-            frameLength = 0;
-            return NEED_MORE;
+            buffer.boundsCheck(offset, end - offset);
         }
-        // one bounds check for the bytes at hand, then raw reads (every read below is inside them)
-        buffer.boundsCheck(offset, end - offset);
         final byte[] array = buffer.byteArray();
         final long base = buffer.addressOffset();
         final int start = seekBeginString(array, base, offset, end);

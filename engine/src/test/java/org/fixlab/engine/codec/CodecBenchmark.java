@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
 public class CodecBenchmark
 {
-    private static final long NOW = 1_763_700_000_000_000_000L; // 2025-11-21, in epoch nanoseconds
+    /** 2025-11-21, in epoch nanoseconds. */
+    public static final long NOW = 1_763_700_000_000_000_000L;
 
     private final MessageEncoder order = new MessageEncoder();
     private final MessageWriter writer = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
@@ -48,7 +49,14 @@ public class CodecBenchmark
     public int encodeAndFrameOrder()
     {
         now += 1_000;
-        order.reset('D').append(11, ++seqNum).append(21, '1').append(55, "X").append(54, '1')
+        return frameOrder(order, writer, out, ++seqNum, now);
+    }
+
+    /** Builds the stream's order in {@code order} and frames it at the start of {@code out}; returns its length. */
+    public static int frameOrder(final MessageEncoder order, final MessageWriter writer, final UnsafeBuffer out,
+        final int seqNum, final long now)
+    {
+        order.reset('D').append(11, seqNum).append(21, '1').append(55, "X").append(54, '1')
             .appendTimestamp(60, now, TimestampPrecision.SECONDS).append(40, '1');
         return writer.write(out, 0, order.msgType(), order.msgTypeLength(), seqNum, now, false, null, 0, 0,
             order.extraHeader(), order.extraHeaderLength(), order.body(), order.bodyLength());

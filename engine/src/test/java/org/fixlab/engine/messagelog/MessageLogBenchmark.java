@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.CodecBenchmark;
 import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.MessageWriter;
@@ -39,26 +40,20 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
 public class MessageLogBenchmark
 {
-    private static final long NOW = 1_763_700_000_000_000_000L; // 2025-11-21, in epoch nanoseconds
-
     @Param({"soh", "pipe"})
     public String delimiter;
 
     private final UnsafeBuffer order = new UnsafeBuffer(new byte[4096]);
     private int orderLength;
-    private long now = NOW;
+    private long now = CodecBenchmark.NOW;
     private Path directory;
     private SessionLogFile file;
 
     @Setup(Level.Trial)
     public void open() throws IOException
     {
-        final MessageEncoder body = new MessageEncoder();
-        body.reset('D').append(11, 123456).append(21, '1').append(55, "X").append(54, '1')
-            .appendTimestamp(60, NOW, TimestampPrecision.SECONDS).append(40, '1');
-        final MessageWriter writer = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
-        orderLength = writer.write(order, 0, body.msgType(), body.msgTypeLength(), 123456, NOW, false, null, 0, 0,
-            body.extraHeader(), body.extraHeaderLength(), body.body(), body.bodyLength());
+        orderLength = CodecBenchmark.frameOrder(new MessageEncoder(),
+            new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS), order, 123456, now);
         directory = Files.createTempDirectory("fixlab-log-bench");
         file = new SessionLogFile(directory.resolve("bench.messages.log"), FieldDelimiter.of(delimiter));
     }
