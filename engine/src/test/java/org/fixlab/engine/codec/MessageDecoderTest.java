@@ -193,8 +193,10 @@ class MessageDecoderTest
     /**
      * Random field lists split as a byte-by-byte reference splits them: tags of 0 to 12 digits (leading zeros, a sign,
      * a stray byte at any place in them, a missing '='), values with '=' and stray signs, a last SOH sometimes missing,
-     * at every alignment of the buffer, with digits after the message that must not be read as part of it. Tags of
-     * data pairs are left out: the reference does not know them (their own tests are above).
+     * at every alignment of the buffer, with digits after the message that must not be read as part of it, and 0 to 11
+     * bytes of the buffer after it (from 8 on, a message ending in SOH is split word by word without checks against
+     * its end; below, byte by byte). Tags of data pairs are left out: the reference does not know them (their own
+     * tests are above).
      */
     @Test
     void randomFieldsSplitAsAByteByByteReferenceSplitsThem()
@@ -202,6 +204,7 @@ class MessageDecoderTest
         final java.util.SplittableRandom random = new java.util.SplittableRandom(20261126);
         final MessageDecoder small = new MessageDecoder(12);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
+        final UnsafeBuffer endingSoon = new UnsafeBuffer(0, 0);
         for (int message = 0; message < 20_000; message++)
         {
             final StringBuilder text = new StringBuilder();
@@ -221,7 +224,8 @@ class MessageDecoderTest
             buffer.setMemory(0, buffer.capacity(), (byte)'7'); // digits after the message must not join its last tag
             buffer.putBytes(offset, bytes);
             final Reference expected = Reference.split(bytes, small.maxFields());
-            final int result = small.decode(buffer, offset, bytes.length);
+            endingSoon.wrap(buffer.byteArray(), 0, offset + bytes.length + random.nextInt(12));
+            final int result = small.decode(endingSoon, offset, bytes.length);
             final String what = text.toString().replace('\u0001', '|');
             assertEquals(expected.result, result, what);
             if (result == MessageDecoder.OK)
