@@ -204,9 +204,7 @@ public final class Campaign
             serverProcess.waitFor(10, TimeUnit.SECONDS);
             if (status != 0 || written == null)
             {
-                // a JVM that dies (OutOfMemoryError) prints no "error: " line: its last line says why
-                throw new BenchException(error != null ? error : "client exited with status " + status + " (its last line: " + last
-                    + "); server: " + lastLine(serverLog));
+                throw new BenchException(failure(error, status, last, serverLog));
             }
             Files.deleteIfExists(serverLog);
             return Path.of(written);
@@ -281,6 +279,18 @@ public final class Campaign
         drain.setDaemon(true);
         drain.start();
         return ready.get();
+    }
+
+    /**
+     * Why a run failed: the client's error, or its exit status and last line (a JVM that dies of an OutOfMemoryError
+     * prints no "error: " line), then the server's side. The client often only sees the server go (the control
+     * channel closed), and the server's log, kept when a run fails, says why.
+     */
+    static String failure(final String clientError, final int clientStatus, final String clientLastLine, final Path serverLog)
+    {
+        final String client = clientError != null ? clientError
+            : "client exited with status " + clientStatus + " (its last line: " + clientLastLine + ")";
+        return client + "; server: " + lastLine(serverLog);
     }
 
     private static String lastLine(final Path log)
