@@ -32,7 +32,8 @@ public class CodecBenchmark
 
     private final MessageEncoder order = new MessageEncoder();
     private final MessageWriter writer = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
-    private final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
+    /** Direct, as a connection's inbound and outbound buffers are: copies from the heap into one cost more. */
+    private final UnsafeBuffer out = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
     private final MessageDecoder decoder = new MessageDecoder(64);
     private int seqNum;
     private long now = NOW;
