@@ -261,8 +261,8 @@ public final class MessageDecoder
     }
 
     /**
-     * The next SOH at or after {@code from}, eight bytes at a time: XOR with 0x01 turns SOH into a
-     * zero byte, and the classic has-zero-byte test finds the lowest one. -1 if there is none.
+     * The next SOH at or after {@code from} and before {@code end}, eight bytes at a time ({@link #sohBytes}), the
+     * last few byte by byte. -1 if there is none.
      */
     private static int indexOfSoh(final byte[] array, final long base, final int from, final int end)
     {
