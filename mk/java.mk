@@ -10,7 +10,7 @@ PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
 CONFORMANCE_PORT ?= 9881
 
-.PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh resend-bench
+.PHONY: maven build-java test-java crash-test acceptor conformance conformance-test demo jmh codec-ab resend-bench
 
 # Maven is the one build tool the Java side needs; install it when the machine lacks it.
 maven: ## install Maven when the machine lacks it
@@ -72,3 +72,21 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
 	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
 		org.openjdk.jmh.Main $(JMH_ARGS)
+
+# CodecBenchmark's work for two engine versions in alternating slices in one JVM (engine/src/test/.../codec/CodecAB.java):
+# each version's median ns per call and the change with its 95% interval. BASE is a release of data/releases.csv or
+# any commit (built once and cached, as make bench VERSIONS= does); the other side is this checkout. On a noisy VM
+# two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. The
+# JIT compiles each version differently from one JVM to the next, so it runs in AB_FORKS JVMs, a table each: trust
+# a change they all call.
+#   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
+BASE ?= $(shell awk -F, '$$1 == "fixlab" { v = $$2 } END { print v }' $(ROOT)/data/releases.csv)
+AB_FORKS ?= 3
+AB_ARGS ?=
+codec-ab: build-java ## the codec of BASE= (a release or commit) against this checkout, alternating in one JVM
+	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
+	@base="$$($(ROOT)/bench-runner/bin/engine-versions "$(BASE)" | cut -d'|' -f3)" && [ -n "$$base" ] && \
+	for fork in $$(seq 1 $(AB_FORKS)); do echo "JVM $$fork of $(AB_FORKS), base $(BASE)"; \
+	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+		org.fixlab.engine.codec.CodecAB "$$base" "$(ROOT)/engine/target/classes" "$(ROOT)/engine/target/test-classes" \
+		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done

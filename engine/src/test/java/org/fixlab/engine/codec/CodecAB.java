@@ -1,0 +1,198 @@
+package org.fixlab.engine.codec;
+
+import java.io.File;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Two engine versions' codec timed in alternating slices in one JVM ({@code make codec-ab BASE=0.2.0}): what
+ * {@link CodecBenchmark} measures, as a comparison a noisy machine cannot tilt.
+ *
+ * <p>Why not two JMH runs: on a shared 2-core VM the same JMH benchmark moves by 25-50% from one fork to the next,
+ * more than most changes to the codec. Here each version gets a class loader of its own with its engine jar (and the
+ * same workload, {@link CodecSlices}, compiled from this checkout), both are warmed up, and then slices of a fixed
+ * number of calls alternate A B B A A B ..., so a noisy second lands on both versions alike. Each slice gives ns per
+ * call; the report has each version's median, the change of the medians, and its 95% interval from resampling the
+ * slices (a bootstrap with a fixed seed). Third-party classes (Agrona) come from one shared loader: this checkout's.
+ */
+public final class CodecAB
+{
+    private static final int BOOTSTRAP_SAMPLES = 2_000;
+
+    private CodecAB()
+    {
+    }
+
+    /** {@code CodecAB BASE-CLASSPATH HEAD-CLASSPATH WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls]}. */
+    public static void main(final String[] args) throws Exception
+    {
+        if (args.length < 4)
+        {
+            System.err.println("usage: CodecAB BASE-ENGINE HEAD-ENGINE WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls per slice]");
+            System.exit(2);
+        }
+        final int slices = args.length > 4 ? Integer.parseInt(args[4]) : 40;
+        final int calls = args.length > 5 ? Integer.parseInt(args[5]) : 200_000;
+        final ClassLoader thirdParty = new URLClassLoader(urls(args[3]), ClassLoader.getPlatformClassLoader());
+        final Version base = new Version("base", args[0], args[2], thirdParty);
+        final Version head = new Version("head", args[1], args[2], thirdParty);
+        System.out.printf("%d slices of %,d calls per version and operation, alternating; base %s, head %s%n",
+            slices, calls, args[0], args[1]);
+        System.out.printf("%-22s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
+        for (final String operation : CodecSlices.OPERATIONS)
+        {
+            final Comparison comparison = compare(base, head, operation, slices, calls);
+            System.out.println(comparison.line(operation));
+        }
+        if (base.sink() != head.sink())
+        {
+            System.out.println("note: the two versions' results differ (sums of lengths and field counts "
+                + base.sink() + " and " + head.sink() + "): they do not frame or split the order alike");
+        }
+    }
+
+    /** Warms both versions up, then times them in alternating slices: ns per call of each slice. */
+    static Comparison compare(final Version base, final Version head, final String operation, final int slices,
+        final int calls) throws Exception
+    {
+        for (int i = 0; i < Math.max(4, slices / 4); i++)
+        {
+            base.nanos(operation, calls);
+            head.nanos(operation, calls);
+        }
+        final double[] baseNanos = new double[slices];
+        final double[] headNanos = new double[slices];
+        for (int i = 0; i < slices; i++)
+        {
+            // A B, then B A: neither version always follows the other
+            final boolean baseFirst = (i & 1) == 0;
+            final Version first = baseFirst ? base : head;
+            final Version second = baseFirst ? head : base;
+            final double firstNanos = (double)first.nanos(operation, calls) / calls;
+            final double secondNanos = (double)second.nanos(operation, calls) / calls;
+            baseNanos[i] = baseFirst ? firstNanos : secondNanos;
+            headNanos[i] = baseFirst ? secondNanos : firstNanos;
+        }
+        return Comparison.of(baseNanos, headNanos, new SplittableRandom(20261126));
+    }
+
+    /** The medians of two versions' slices and the change from base to head, with its bootstrap 95% interval. */
+    record Comparison(double baseMedian, double headMedian, double change, double low, double high)
+    {
+        static Comparison of(final double[] base, final double[] head, final SplittableRandom random)
+        {
+            final double baseMedian = median(base);
+            final double headMedian = median(head);
+            final double[] changes = new double[BOOTSTRAP_SAMPLES];
+            final double[] baseSample = new double[base.length];
+            final double[] headSample = new double[head.length];
+            for (int b = 0; b < BOOTSTRAP_SAMPLES; b++)
+            {
+                for (int i = 0; i < base.length; i++)
+                {
+                    baseSample[i] = base[random.nextInt(base.length)];
+                }
+                for (int i = 0; i < head.length; i++)
+                {
+                    headSample[i] = head[random.nextInt(head.length)];
+                }
+                changes[b] = median(headSample) / median(baseSample) - 1;
+            }
+            Arrays.sort(changes);
+            return new Comparison(baseMedian, headMedian, headMedian / baseMedian - 1,
+                changes[(int)(BOOTSTRAP_SAMPLES * 0.025)], changes[(int)(BOOTSTRAP_SAMPLES * 0.975) - 1]);
+        }
+
+        /** Faster or slower only when the whole interval says so. */
+        String verdict()
+        {
+            return high < 0 ? "faster" : low > 0 ? "slower" : "no clear change";
+        }
+
+        String line(final String operation)
+        {
+            return String.format(Locale.ROOT, "%-22s %12.1f %12.1f %+8.1f%%  [%+.1f%%, %+.1f%%] %s", operation,
+                baseMedian, headMedian, 100 * change, 100 * low, 100 * high, verdict());
+        }
+    }
+
+    static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        final int middle = sorted.length / 2;
+        return (sorted.length & 1) == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    /** One engine version: its engine classes and the workload, in a class loader of their own. */
+    static final class Version
+    {
+        private final Object slices;
+        private final Method nanos;
+        private final Method sink;
+        private final ClassLoader loader;
+
+        Version(final String name, final String engine, final String workload, final ClassLoader thirdParty) throws Exception
+        {
+            for (final String part : new String[] {engine, workload})
+            {
+                if (!Files.exists(Path.of(part)))
+                {
+                    throw new IllegalArgumentException(name + ": " + part + " does not exist");
+                }
+            }
+            // the engine first: the workload folder (test classes) holds no engine class, but this keeps it so
+            loader = new URLClassLoader(urls(engine + File.pathSeparator + workload), thirdParty);
+            final Class<?> type = loader.loadClass(CodecSlices.class.getName());
+            try
+            {
+                slices = type.getConstructor().newInstance();
+            }
+            catch (final java.lang.reflect.InvocationTargetException ex)
+            {
+                throw new IllegalStateException(name + ": the workload does not run against the engine in " + engine
+                    + " (its API differs from this checkout's?): " + ex.getCause(), ex.getCause());
+            }
+            nanos = type.getMethod("nanos", String.class, int.class);
+            sink = type.getMethod("sink");
+        }
+
+        long nanos(final String operation, final int calls) throws Exception
+        {
+            return (long)nanos.invoke(slices, operation, calls);
+        }
+
+        long sink() throws Exception
+        {
+            return (long)sink.invoke(slices);
+        }
+
+        /** Where this version's decoder class came from (for the test that the versions stay apart). */
+        URL decoderSource() throws ClassNotFoundException
+        {
+            return loader.loadClass(MessageDecoder.class.getName()).getProtectionDomain().getCodeSource().getLocation();
+        }
+    }
+
+    private static URL[] urls(final String classpath) throws MalformedURLException
+    {
+        final List<URL> urls = new ArrayList<>();
+        for (final String part : classpath.split(File.pathSeparator))
+        {
+            if (!part.isEmpty())
+            {
+                urls.add(Path.of(part).toUri().toURL());
+            }
+        }
+        return urls.toArray(new URL[0]);
+    }
+}

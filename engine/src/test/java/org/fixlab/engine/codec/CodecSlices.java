@@ -1,0 +1,57 @@
+package org.fixlab.engine.codec;
+
+/**
+ * The work of {@link CodecBenchmark} in timed slices, for {@link CodecAB}: one instance per engine version, each
+ * loaded with that version's classes, so that the two versions are compiled and timed side by side in one JVM.
+ * Public and reflective-friendly on purpose: the driver reaches it through a class loader of its own.
+ */
+public final class CodecSlices
+{
+    /** What {@link #nanos} can run: {@link CodecBenchmark}'s methods of the same names. */
+    public static final String[] OPERATIONS = {"encodeAndFrameOrder", "decodeOrder"};
+
+    private final CodecBenchmark benchmark = new CodecBenchmark();
+    /** Every result is added here, so that the JIT cannot drop a call whose result goes unused. */
+    private long sink;
+
+    public CodecSlices()
+    {
+        benchmark.frameOne();
+    }
+
+    /** Runs {@code operation} {@code calls} times; returns the nanoseconds it took. */
+    public long nanos(final String operation, final int calls)
+    {
+        final long start;
+        long sum = 0;
+        switch (operation)
+        {
+            case "encodeAndFrameOrder":
+                start = System.nanoTime();
+                for (int i = 0; i < calls; i++)
+                {
+                    sum += benchmark.encodeAndFrameOrder();
+                }
+                break;
+            case "decodeOrder":
+                start = System.nanoTime();
+                for (int i = 0; i < calls; i++)
+                {
+                    sum += benchmark.decodeOrder();
+                }
+                break;
+            default:
+                throw new IllegalArgumentException("unknown operation '" + operation + "' (expected one of "
+                    + String.join(", ", OPERATIONS) + ")");
+        }
+        final long elapsed = System.nanoTime() - start;
+        sink += sum;
+        return elapsed;
+    }
+
+    /** The sum of every result so far: the same for two versions that frame and split the same bytes. */
+    public long sink()
+    {
+        return sink;
+    }
+}
