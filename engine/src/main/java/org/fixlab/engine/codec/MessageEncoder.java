@@ -82,6 +82,25 @@ public final class MessageEncoder
     public MessageEncoder append(final int tag, final int value)
     {
         bodyLength = putTag(body, bodyLength, tag);
+        if (value >= 0)
+        {
+            // one bounds check, and the digits in one word when the buffer has room for it: Agrona's putIntAscii
+            // writes a digit per division and checks each byte, and an order's ClOrdID or quantity is six digits or more
+            final int digits = Ascii.digits(value);
+            body.boundsCheck(bodyLength, digits + 1);
+            final long address = body.addressOffset() + bodyLength;
+            if (body.capacity() - bodyLength >= Long.BYTES)
+            {
+                RawBytes.putDigitsInWord(body.byteArray(), address, value, digits);
+            }
+            else
+            {
+                RawBytes.putDigits(body.byteArray(), address, value, digits);
+            }
+            RawBytes.putByte(body.byteArray(), address + digits, Fix.SOH);
+            bodyLength += digits + 1;
+            return this;
+        }
         bodyLength += body.putIntAscii(bodyLength, value);
         body.putByte(bodyLength++, Fix.SOH);
         return this;

@@ -89,7 +89,7 @@ public final class MessageWriter
         long p = start;
         RawBytes.put(array, p, beginStringField);
         p += beginStringField.length;
-        RawBytes.putDigits(array, p, bodyLengthValue, bodyLengthDigits);
+        RawBytes.putDigitsInWord(array, p, bodyLengthValue, bodyLengthDigits); // the header's fields follow it
         p += bodyLengthDigits;
         if (msgTypeLength == 1)
         {
@@ -108,7 +108,7 @@ public final class MessageWriter
         RawBytes.put(array, p, compIdsAndSeqNumTag);
         p += compIdsAndSeqNumTag.length;
         final int seqNumDigits = Ascii.digits(seqNum);
-        RawBytes.putDigits(array, p, seqNum, seqNumDigits);
+        RawBytes.putDigitsInWord(array, p, seqNum, seqNumDigits); // SendingTime's field follows it
         p += seqNumDigits;
         if (possDup)
         {

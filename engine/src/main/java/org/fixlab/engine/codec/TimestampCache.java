@@ -15,7 +15,9 @@ public final class TimestampCache
     private final TimestampPrecision precision;
     private final byte[] secondsBytes = new byte[17];
     private final UnsafeBuffer seconds = new UnsafeBuffer(secondsBytes);
-    private long cachedSecond = Long.MIN_VALUE;
+    /** The cached second as [start, start + 1 s) in epoch nanoseconds: empty until the first timestamp. */
+    private long secondStart = Long.MAX_VALUE;
+    private long secondEnd = Long.MIN_VALUE;
     private final int fractionDivisor;
 
     public TimestampCache(final TimestampPrecision precision)
@@ -45,11 +47,12 @@ public final class TimestampCache
     /** The same at an address whose room the caller checked (see {@link RawBytes}). */
     int encode(final Object array, final long address, final long epochNanos)
     {
-        final long second = Math.floorDiv(epochNanos, NANOS_PER_SECOND);
-        if (second != cachedSecond)
+        // two comparisons instead of a 64-bit division and a remainder per timestamp
+        if (epochNanos < secondStart || epochNanos >= secondEnd)
         {
-            UtcTimestamps.encode(seconds, 0, second * NANOS_PER_SECOND, TimestampPrecision.SECONDS);
-            cachedSecond = second;
+            secondStart = Math.floorDiv(epochNanos, NANOS_PER_SECOND) * NANOS_PER_SECOND;
+            secondEnd = secondStart + NANOS_PER_SECOND;
+            UtcTimestamps.encode(seconds, 0, secondStart, TimestampPrecision.SECONDS);
         }
         RawBytes.copy(secondsBytes, RawBytes.ARRAY_BASE, array, address, 17);
         final int digits = precision.fractionDigits();
@@ -58,7 +61,7 @@ public final class TimestampCache
             return 17;
         }
         RawBytes.putByte(array, address + 17, (byte)'.');
-        RawBytes.putDigits(array, address + 18, (int)(Math.floorMod(epochNanos, NANOS_PER_SECOND) / fractionDivisor), digits);
+        RawBytes.putDigits(array, address + 18, (int)(epochNanos - secondStart) / fractionDivisor, digits);
         return 18 + digits;
     }
 }

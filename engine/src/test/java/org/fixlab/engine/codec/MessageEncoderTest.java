@@ -12,6 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -206,5 +207,17 @@ class MessageEncoderTest
         encoder.reset('D').appendTimestamp(60, SENDING_TIME, precision);
 
         assertEquals(format.format(SENDING_INSTANT), write(1).value(60));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 7, 9, 10, 99, 100, 999, 1_000, 123_456, 9_999_999, 10_000_000, 999_999_999, 1_000_000_000,
+        Integer.MAX_VALUE, -1, -10, -123_456, Integer.MIN_VALUE})
+    void anIntValueIsItsDecimalDigitsWithTheSignAndNothingElse(final int value)
+    {
+        encoder.reset('D').append(38, value).append(11, "X");
+
+        final FixFrame frame = write(1);
+        assertEquals(Integer.toString(value), frame.value(38));
+        assertEquals("X", frame.value(11), "the next field starts right after the value's SOH");
     }
 }
