@@ -78,8 +78,7 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 # any commit (built once and cached, as make bench VERSIONS= does); the other side is this checkout. On a noisy VM
 # two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. The
 # JIT compiles each version differently from one JVM to the next, so it runs in AB_FORKS JVMs, a table each: trust
-# a change above ~5% that
-# they all call (one JVM can favour one version's compiled code by that much).
+# a change above ~5% that they all call (one JVM can favour one version's compiled code by that much).
 #   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
 BASE ?= $(shell awk -F, '$$1 == "fixlab" { v = $$2 } END { print v }' $(ROOT)/data/releases.csv)
 AB_FORKS ?= 3
