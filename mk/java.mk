@@ -80,7 +80,7 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 # JIT compiles each version differently from one JVM to the next, so it runs in AB_FORKS JVMs, a table each: trust
 # a change above ~5% that they all call (one JVM can favour one version's compiled code by that much).
 #   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
-BASE ?= $(shell awk -F, '$$1 == "fixlab" { v = $$2 } END { print v }' $(ROOT)/data/releases.csv)
+BASE ?= $(shell $(ROOT)/bench-runner/bin/engine-versions --latest-release)
 AB_FORKS ?= 3
 AB_ARGS ?=
 codec-ab: build-java ## the codec of BASE= (a release or commit) against this checkout, alternating in one JVM
