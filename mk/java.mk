@@ -5,6 +5,8 @@ MVN ?= mvn -B -q
 PROJECT_VERSION := $(shell sed -n 's:^  <version>\(.*\)</version>:\1:p' $(ROOT)/pom.xml | head -1)
 ENGINE_JAR := $(ROOT)/engine/target/fixlab-engine-$(PROJECT_VERSION).jar
 ENGINE_CP = $(ENGINE_JAR):$(shell cat $(ROOT)/engine/target/classpath.txt 2>/dev/null)
+# The engine's classes with its tests and benchmarks, for the benchmarks that are not a Maven test
+ENGINE_TEST_CP = $(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)
 JAVA ?= java
 PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
@@ -62,7 +64,7 @@ demo: build-java ## an acceptor and an initiator exchanging orders, one summary 
 RESEND_ARGS ?= 100000 5
 resend-bench: maven ## resend throughput per store for a 100,000-message ResendRequest: RESEND_ARGS='messages runs'
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
-	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+	$(JAVA) -cp "$(ENGINE_TEST_CP)" \
 		org.fixlab.engine.session.ResendThroughputBenchmark $(RESEND_ARGS)
 
 # JMH microbenchmarks of the engine's hot paths (engine/src/test/.../*Benchmark.java), e.g.
@@ -70,7 +72,7 @@ resend-bench: maven ## resend throughput per store for a 100,000-message ResendR
 JMH_ARGS ?=
 jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
-	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+	$(JAVA) -cp "$(ENGINE_TEST_CP)" \
 		org.openjdk.jmh.Main $(JMH_ARGS)
 
 # CodecBenchmark's work for two engine versions in alternating slices in one JVM (engine/src/test/.../codec/CodecAB.java):
@@ -87,6 +89,6 @@ codec-ab: build-java ## the codec of BASE= (a release or commit) against this ch
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
 	@base="$$($(ROOT)/bench-runner/bin/engine-versions "$(BASE)" | cut -d'|' -f3)" && [ -n "$$base" ] && \
 	for fork in $$(seq 1 $(AB_FORKS)); do echo "JVM $$fork of $(AB_FORKS), base $(BASE)"; \
-	$(JAVA) -cp "$(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)" \
+	$(JAVA) -cp "$(ENGINE_TEST_CP)" \
 		org.fixlab.engine.codec.CodecAB "$$base" "$(ROOT)/engine/target/classes" "$(ROOT)/engine/target/test-classes" \
 		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done

@@ -183,7 +183,8 @@ public final class CodecAB
         }
     }
 
-    private static URL[] urls(final String classpath) throws MalformedURLException
+    /** The entries of a class path, as a URLClassLoader takes them. */
+    static URL[] urls(final String classpath) throws MalformedURLException
     {
         final List<URL> urls = new ArrayList<>();
         for (final String part : classpath.split(File.pathSeparator))

@@ -88,12 +88,7 @@ class CodecABTest
         final String rest = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .filter(part -> !Path.of(part).toAbsolutePath().equals(engine) && !Path.of(part).toAbsolutePath().equals(workload))
             .collect(Collectors.joining(File.pathSeparator));
-        final java.util.List<java.net.URL> urls = new java.util.ArrayList<>();
-        for (final String part : rest.split(File.pathSeparator))
-        {
-            urls.add(Path.of(part).toUri().toURL());
-        }
-        return new URLClassLoader(urls.toArray(new java.net.URL[0]), ClassLoader.getPlatformClassLoader());
+        return new URLClassLoader(CodecAB.urls(rest), ClassLoader.getPlatformClassLoader());
     }
 
     private static void copyTree(final Path from, final Path to) throws IOException
