@@ -67,18 +67,38 @@ public final class Ascii
     }
 
     /**
-     * Parses a strictly formatted decimal int (optional leading '-', digits only, no more than 9
-     * digits). Returns {@code invalid} for anything else, never throws.
+     * Parses a strictly formatted decimal int (optional leading '-', digits only, no more than 10
+     * digits, within the int range). Returns {@code invalid} for anything else, never throws. One bounds
+     * check and raw reads: the receiver parses MsgSeqNum, the CheckSum and SendingTime's digits with it for
+     * every message, and the checked reads through {@link #parseLong} were 5% of its time.
      */
     public static int parseInt(final DirectBuffer buffer, final int offset, final int length, final int invalid)
     {
-        final int digits = length > 0 && buffer.getByte(offset) == '-' ? length - 1 : length;
-        if (digits > 10)
+        if (length <= 0 || length > 11)
         {
             return invalid;
         }
-        // ten digits reach Integer.MAX_VALUE (a legal MsgSeqNum); beyond the int range is invalid
-        final long value = parseLong(buffer, offset, length, Long.MIN_VALUE);
+        buffer.boundsCheck(offset, length);
+        final byte[] array = buffer.byteArray();
+        final long address = buffer.addressOffset() + offset;
+        final boolean negative = RawBytes.getByte(array, address) == '-';
+        int i = negative ? 1 : 0;
+        if (i == length || length - i > 10)
+        {
+            return invalid;
+        }
+        // ten digits reach Integer.MAX_VALUE (a legal MsgSeqNum): summed in a long, then checked against the range
+        long value = 0;
+        for (; i < length; i++)
+        {
+            final int digit = RawBytes.getByte(array, address + i) - '0';
+            if ((digit & 0xFF) > 9)
+            {
+                return invalid;
+            }
+            value = value * 10 + digit;
+        }
+        value = negative ? -value : value;
         return value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? invalid : (int)value;
     }
 

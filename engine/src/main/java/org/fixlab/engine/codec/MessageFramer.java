@@ -125,7 +125,20 @@ public final class MessageFramer
     /** Reads the three CheckSum digits of a framed message, -1 if they are not digits. */
     public static int declaredChecksum(final DirectBuffer buffer, final int frameStart, final int frameLength)
     {
-        return Ascii.parseInt(buffer, frameStart + frameLength - 4, 3, -1);
+        final int at = frameStart + frameLength - 4;
+        buffer.boundsCheck(at, 3);
+        final long address = buffer.addressOffset() + at;
+        final byte[] array = buffer.byteArray();
+        final int hundreds = RawBytes.getByte(array, address) - '0';
+        final int tens = RawBytes.getByte(array, address + 1) - '0';
+        final int ones = RawBytes.getByte(array, address + 2) - '0';
+        return isDigit(hundreds) && isDigit(tens) && isDigit(ones) ? hundreds * 100 + tens * 10 + ones : -1;
+    }
+
+    /** A byte minus '0' that was a digit: below '0' it is negative, which the mask makes large. */
+    private static boolean isDigit(final int valueOfDigit)
+    {
+        return (valueOfDigit & 0xFF) <= 9;
     }
 
     /** True when the frame's CheckSum field matches its bytes. */

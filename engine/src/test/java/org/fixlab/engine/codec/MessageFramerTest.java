@@ -172,6 +172,29 @@ class MessageFramerTest
         assertFalse(MessageFramer.checksumValid(notDigits, 0, notDigits.capacity()));
     }
 
+    /** Every CheckSum from 000 to 999 reads as its number; a byte that is not a digit in any place reads as -1. */
+    @Test
+    void declaredChecksumReadsEveryThreeDigitsAndRefusesAnyOtherByte()
+    {
+        final UnsafeBuffer trailer = new UnsafeBuffer(new byte[7]);
+        trailer.putStringWithoutLengthAscii(0, "10=000\u0001");
+        for (int value = 0; value < 1000; value++)
+        {
+            trailer.putStringWithoutLengthAscii(3, String.format("%03d", value));
+            assertEquals(value, MessageFramer.declaredChecksum(trailer, 0, 7));
+        }
+        for (int place = 3; place < 6; place++)
+        {
+            for (int b = 0; b < 256; b++)
+            {
+                trailer.putStringWithoutLengthAscii(3, "999");
+                trailer.putByte(place, (byte)b);
+                final int expected = b >= '0' && b <= '9' ? Integer.parseInt(trailer.getStringWithoutLengthAscii(3, 3)) : -1;
+                assertEquals(expected, MessageFramer.declaredChecksum(trailer, 0, 7), "byte " + b + " at " + place);
+            }
+        }
+    }
+
     @Test
     void checksumSumsBytesAsUnsignedModulo256()
     {

@@ -1,0 +1,70 @@
+package org.fixlab.engine.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+class AsciiTest
+{
+    private static final int INVALID = 12345;
+
+    /** What parseInt promises: an optional '-', one to ten digits, within the int range; anything else is invalid. */
+    private static int reference(final String text)
+    {
+        if (!text.matches("-?[0-9]{1,10}"))
+        {
+            return INVALID;
+        }
+        final long value = Long.parseLong(text);
+        return value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? INVALID : (int)value;
+    }
+
+    private static int parse(final String text)
+    {
+        // the text sits between other digits, which must not be read as part of it
+        final byte[] bytes = ("77" + text + "77").getBytes(StandardCharsets.ISO_8859_1);
+        return Ascii.parseInt(new UnsafeBuffer(bytes), 2, text.length(), INVALID);
+    }
+
+    @Test
+    void parseIntReadsTheEdgesOfTheIntRange()
+    {
+        assertEquals(0, parse("0"));
+        assertEquals(0, parse("-0"));
+        assertEquals(7, parse("0000000007"));
+        assertEquals(Integer.MAX_VALUE, parse("2147483647"));
+        assertEquals(Integer.MIN_VALUE, parse("-2147483648"));
+        assertEquals(INVALID, parse("2147483648"));
+        assertEquals(INVALID, parse("-2147483649"));
+        assertEquals(INVALID, parse("99999999999"));
+        assertEquals(INVALID, parse(""));
+        assertEquals(INVALID, parse("-"));
+        assertEquals(INVALID, parse("--1"));
+        assertEquals(INVALID, parse("+1"));
+        assertEquals(INVALID, parse("1-"));
+        assertEquals(INVALID, parse(" 1"));
+    }
+
+    @Test
+    void parseIntAgreesWithTheReferenceOnRandomTexts()
+    {
+        final SplittableRandom random = new SplittableRandom(20261126);
+        final String alphabet = "0123456789-+ /:a\u0000\u00ff";
+        for (int n = 0; n < 200_000; n++)
+        {
+            final StringBuilder text = new StringBuilder();
+            final int length = random.nextInt(13);
+            final boolean digitsOnly = random.nextBoolean();
+            for (int i = 0; i < length; i++)
+            {
+                text.append(digitsOnly && !(i == 0 && random.nextInt(4) == 0)
+                    ? (char)('0' + random.nextInt(10)) : alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            assertEquals(reference(text.toString()), parse(text.toString()), text.toString());
+        }
+    }
+}
