@@ -38,11 +38,38 @@ public class CodecBenchmark
     private int seqNum;
     private long now = NOW;
     private int framedLength;
+    /**
+     * Orders framed back to back, as a connection's inbound buffer holds them after a read of the stream (256 KiB,
+     * balanced's inboundBufferSize), each with its own MsgSeqNum, ClOrdID and SendingTime.
+     */
+    private final UnsafeBuffer stream = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
+    private final int[] streamOffsets = new int[STREAM_BYTES / 64];
+    private final int[] streamLengths = new int[STREAM_BYTES / 64];
+    private int streamOrders;
+    private int nextInStream;
+
+    static final int STREAM_BYTES = 256 * 1024;
 
     @Setup
     public void frameOne()
     {
         framedLength = encodeAndFrameOrder();
+        final MessageEncoder streamOrder = new MessageEncoder();
+        final MessageWriter streamWriter = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
+        final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
+        // numbers of the size a stream of a few million orders reaches
+        for (int at = 0, n = 3_000_000; ; n++)
+        {
+            final int length = frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L);
+            if (at + length > STREAM_BYTES)
+            {
+                break;
+            }
+            stream.putBytes(at, framed, 0, length);
+            streamOffsets[streamOrders] = at;
+            streamLengths[streamOrders++] = length;
+            at += length;
+        }
     }
 
     /** The stream's order (as bench-runner's fixlab client sends it) built and framed: 1 us apart, so SendingTime moves. */
@@ -67,5 +94,17 @@ public class CodecBenchmark
     public int decodeOrder()
     {
         return decoder.decode(out, 0, framedLength) + decoder.fieldCount();
+    }
+
+    /**
+     * The next order of {@link #stream}, in turn: what the receiver splits, a different message each time at a
+     * different place, where {@link #decodeOrder} splits the same bytes again and again.
+     */
+    @Benchmark
+    public int decodeStreamOrder()
+    {
+        final int i = nextInStream;
+        nextInStream = i + 1 == streamOrders ? 0 : i + 1;
+        return decoder.decode(stream, streamOffsets[i], streamLengths[i]) + decoder.fieldCount();
     }
 }
