@@ -79,8 +79,9 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 # each version's median ns per call and the change with its 95% interval. BASE is a release of data/releases.csv or
 # any commit (built once and cached, as make bench VERSIONS= does); the other side is this checkout. On a noisy VM
 # two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. The
-# JIT compiles each version differently from one JVM to the next, so it runs in AB_FORKS JVMs, a table each: trust
-# a change above ~5% that they all call (one JVM can favour one version's compiled code by that much).
+# JIT compiles each version differently from one JVM to the next (an A/A run of the stream's split once called the
+# same code 33% faster in one JVM and 104% slower in another), so it runs in AB_FORKS JVMs, a table each, then a
+# line per operation across them: faster or slower only when every JVM says so.
 #   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
 BASE ?= $(shell $(ROOT)/bench-runner/bin/engine-versions --latest-release)
 AB_FORKS ?= 3
@@ -88,7 +89,9 @@ AB_ARGS ?=
 codec-ab: build-java ## the codec of BASE= (a release or commit) against this checkout, alternating in one JVM
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
 	@base="$$($(ROOT)/bench-runner/bin/engine-versions "$(BASE)" | cut -d'|' -f3)" && [ -n "$$base" ] && \
+	results="$$(mktemp)" && trap 'rm -f "$$results"' EXIT && \
 	for fork in $$(seq 1 $(AB_FORKS)); do echo "JVM $$fork of $(AB_FORKS), base $(BASE)"; \
-	$(JAVA) -cp "$(ENGINE_TEST_CP)" \
+	$(JAVA) -Dcodecab.results="$$results" -cp "$(ENGINE_TEST_CP)" \
 		org.fixlab.engine.codec.CodecAB "$$base" "$(ROOT)/engine/target/classes" "$(ROOT)/engine/target/test-classes" \
-		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done
+		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done && \
+	$(JAVA) -cp "$(ENGINE_TEST_CP)" org.fixlab.engine.codec.CodecAB --summary "$$results"

@@ -32,9 +32,20 @@ public final class CodecAB
     {
     }
 
-    /** {@code CodecAB BASE-CLASSPATH HEAD-CLASSPATH WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls]}. */
+    /** Where each JVM appends its verdicts, "operation verdict" a line, for {@code --summary} to read. */
+    static final String RESULTS_PROPERTY = "codecab.results";
+
+    /**
+     * {@code CodecAB BASE-CLASSPATH HEAD-CLASSPATH WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls]}, or
+     * {@code CodecAB --summary RESULTS-FILE} after the JVMs have run.
+     */
     public static void main(final String[] args) throws Exception
     {
+        if (args.length == 2 && args[0].equals("--summary"))
+        {
+            System.out.print(summary(Files.readAllLines(Path.of(args[1]))));
+            return;
+        }
         if (args.length < 4)
         {
             System.err.println("usage: CodecAB BASE-ENGINE HEAD-ENGINE WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls per slice]");
@@ -48,10 +59,16 @@ public final class CodecAB
         System.out.printf("%d slices of %,d calls per version and operation, alternating; base %s, head %s%n",
             slices, calls, args[0], args[1]);
         System.out.printf("%-22s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
+        final String results = System.getProperty(RESULTS_PROPERTY);
         for (final String operation : CodecSlices.OPERATIONS)
         {
             final Comparison comparison = compare(base, head, operation, slices, calls);
             System.out.println(comparison.line(operation));
+            if (results != null)
+            {
+                Files.writeString(Path.of(results), operation + " " + comparison.verdict() + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            }
         }
         if (base.sink() != head.sink())
         {
@@ -123,6 +140,36 @@ public final class CodecAB
             return String.format(Locale.ROOT, "%-22s %12.1f %12.1f %+8.1f%%  [%+.1f%%, %+.1f%%] %s", operation,
                 baseMedian, headMedian, 100 * change, 100 * low, 100 * high, verdict());
         }
+    }
+
+    /**
+     * The verdict of every JVM together, an operation a line: faster or slower only when every JVM said so. Why: the
+     * JIT can compile the same code for one version in a form twice as slow as for the other, and which one it favours
+     * changes from JVM to JVM (an A/A run of decodeStreamOrder, the same code on both sides, called it 33% faster in
+     * one JVM and 47% and 104% slower in two others), so one JVM's interval says nothing about the code.
+     */
+    static String summary(final List<String> verdictLines)
+    {
+        final java.util.Map<String, List<String>> verdicts = new java.util.LinkedHashMap<>();
+        for (final String line : verdictLines)
+        {
+            final int space = line.indexOf(' ');
+            if (space > 0)
+            {
+                verdicts.computeIfAbsent(line.substring(0, space), k -> new ArrayList<>()).add(line.substring(space + 1).trim());
+            }
+        }
+        final StringBuilder out = new StringBuilder("across JVMs (faster or slower only when every JVM says so):\n");
+        verdicts.forEach((operation, each) ->
+        {
+            final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+            each.forEach(verdict -> counts.merge(verdict, 1L, Long::sum));
+            final String agreed = counts.size() == 1 && !each.get(0).equals("no clear change") ? each.get(0) : "no verdict";
+            out.append(String.format(Locale.ROOT, "%-22s %-10s (%d JVMs: %s)%n", operation, agreed, each.size(),
+                counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                    .collect(java.util.stream.Collectors.joining(", "))));
+        });
+        return out.toString();
     }
 
     static double median(final double[] values)

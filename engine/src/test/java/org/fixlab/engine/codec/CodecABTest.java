@@ -39,6 +39,7 @@ class CodecABTest
         final CodecAB.Comparison comparison = CodecAB.compare(base, head, "decodeOrder", 4, 1_000);
         assertTrue(comparison.baseMedian() > 0 && comparison.headMedian() > 0);
         CodecAB.compare(base, head, "encodeAndFrameOrder", 4, 1_000);
+        CodecAB.compare(base, head, "decodeStreamOrder", 4, 1_000);
         assertEquals(base.sink(), head.sink(), "the same engine frames and splits the same bytes");
         assertNotEquals(0, head.sink());
     }
@@ -73,6 +74,22 @@ class CodecABTest
         final CodecAB.Comparison better = CodecAB.Comparison.of(slower, base, new SplittableRandom(2));
         assertEquals("faster", better.verdict(), better.toString());
         assertEquals(CodecAB.median(base) / CodecAB.median(slower) - 1, better.change(), 1e-12);
+    }
+
+    /** The JVMs together call a change only when each of them called it, as the A/A run of the stream's split needs. */
+    @Test
+    void acrossJvmsAChangeIsCalledOnlyWhenEveryJvmCallsIt()
+    {
+        final String summary = CodecAB.summary(java.util.List.of(
+            "encodeAndFrameOrder faster", "decodeOrder no clear change", "decodeStreamOrder faster",
+            "encodeAndFrameOrder faster", "decodeOrder no clear change", "decodeStreamOrder slower",
+            "encodeAndFrameOrder faster", "decodeOrder no clear change", "decodeStreamOrder slower"));
+        final String[] lines = summary.split("\n");
+        assertEquals(4, lines.length, summary);
+        assertTrue(lines[1].matches("encodeAndFrameOrder +faster +\\(3 JVMs: 3 faster\\)"), lines[1]);
+        assertTrue(lines[2].matches("decodeOrder +no verdict +\\(3 JVMs: 3 no clear change\\)"), lines[2]);
+        assertTrue(lines[3].matches("decodeStreamOrder +no verdict +\\(3 JVMs: 1 faster, 2 slower\\)"), lines[3]);
+        assertTrue(CodecAB.summary(java.util.List.of("decodeOrder slower", "decodeOrder slower")).contains("decodeOrder            slower"));
     }
 
     @Test
