@@ -78,10 +78,9 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 # CodecBenchmark's work for two engine versions in alternating slices in one JVM (engine/src/test/.../codec/CodecAB.java):
 # each version's median ns per call and the change with its 95% interval. BASE is a release of data/releases.csv or
 # any commit (built once and cached, as make bench VERSIONS= does); the other side is this checkout. On a noisy VM
-# two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. The
-# JIT compiles each version differently from one JVM to the next (an A/A run of the stream's split once called the
-# same code 33% faster in one JVM and 104% slower in another), so it runs in AB_FORKS JVMs, a table each, then a
-# line per operation across them: faster or slower only when every JVM says so.
+# two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. Each
+# operation runs in JVMs of its own (the JIT shapes the decoder for the data of the first operation that splits),
+# AB_FORKS of them, a line each, then a line per operation across them: faster or slower only when every JVM says so.
 #   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
 BASE ?= $(shell $(ROOT)/bench-runner/bin/engine-versions --latest-release)
 AB_FORKS ?= 3
@@ -90,8 +89,10 @@ codec-ab: build-java ## the codec of BASE= (a release or commit) against this ch
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
 	@base="$$($(ROOT)/bench-runner/bin/engine-versions "$(BASE)" | cut -d'|' -f3)" && [ -n "$$base" ] && \
 	results="$$(mktemp)" && trap 'rm -f "$$results"' EXIT && \
-	for fork in $$(seq 1 $(AB_FORKS)); do echo "JVM $$fork of $(AB_FORKS), base $(BASE)"; \
-	$(JAVA) -Dcodecab.results="$$results" -cp "$(ENGINE_TEST_CP)" \
+	operations="$$($(JAVA) -cp "$(ENGINE_TEST_CP)" org.fixlab.engine.codec.CodecAB --operations)" && \
+	for operation in $$operations; do for fork in $$(seq 1 $(AB_FORKS)); do \
+	echo "$$operation, JVM $$fork of $(AB_FORKS), base $(BASE)"; \
+	$(JAVA) -Dcodecab.results="$$results" -Dcodecab.operation=$$operation -cp "$(ENGINE_TEST_CP)" \
 		org.fixlab.engine.codec.CodecAB "$$base" "$(ROOT)/engine/target/classes" "$(ROOT)/engine/target/test-classes" \
-		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done && \
+		"$$(cat $(ROOT)/engine/target/test-classpath.txt)" $(AB_ARGS) || exit 1; done; done && \
 	$(JAVA) -cp "$(ENGINE_TEST_CP)" org.fixlab.engine.codec.CodecAB --summary "$$results"

@@ -34,6 +34,13 @@ public final class CodecAB
 
     /** Where each JVM appends its verdicts, "operation verdict" a line, for {@code --summary} to read. */
     static final String RESULTS_PROPERTY = "codecab.results";
+    /**
+     * The one operation this JVM times (all of them when unset). Why one: the JIT compiles the decoder once, for
+     * the data of the first operation that splits; a second operation then runs code shaped for other bytes. Run
+     * after decodeOrder (the same bytes again and again), the stream's split took 264-286 ns an order in half the
+     * JVMs and 136-192 in the others; first, 120-135 in every one.
+     */
+    static final String OPERATION_PROPERTY = "codecab.operation";
 
     /**
      * {@code CodecAB BASE-CLASSPATH HEAD-CLASSPATH WORKLOAD-CLASSES THIRD-PARTY-CLASSPATH [slices] [calls]}, or
@@ -44,6 +51,11 @@ public final class CodecAB
         if (args.length == 2 && args[0].equals("--summary"))
         {
             System.out.print(summary(Files.readAllLines(Path.of(args[1]))));
+            return;
+        }
+        if (args.length == 1 && args[0].equals("--operations"))
+        {
+            System.out.println(String.join(" ", CodecSlices.OPERATIONS));
             return;
         }
         if (args.length < 4)
@@ -60,7 +72,7 @@ public final class CodecAB
             slices, calls, args[0], args[1]);
         System.out.printf("%-22s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
         final String results = System.getProperty(RESULTS_PROPERTY);
-        for (final String operation : CodecSlices.OPERATIONS)
+        for (final String operation : operations(System.getProperty(OPERATION_PROPERTY)))
         {
             final Comparison comparison = compare(base, head, operation, slices, calls);
             System.out.println(comparison.line(operation));
@@ -75,6 +87,21 @@ public final class CodecAB
             System.out.println("note: the two versions' results differ (sums of lengths and field counts "
                 + base.sink() + " and " + head.sink() + "): they do not frame or split the order alike");
         }
+    }
+
+    /** The operation named, or every one when none is; an unknown name is an error that lists them. */
+    static String[] operations(final String named)
+    {
+        if (named == null || named.isEmpty())
+        {
+            return CodecSlices.OPERATIONS;
+        }
+        if (!Arrays.asList(CodecSlices.OPERATIONS).contains(named))
+        {
+            throw new IllegalArgumentException("unknown operation '" + named + "' (expected one of "
+                + String.join(", ", CodecSlices.OPERATIONS) + ")");
+        }
+        return new String[] {named};
     }
 
     /** Warms both versions up, then times them in alternating slices: ns per call of each slice. */
@@ -143,10 +170,9 @@ public final class CodecAB
     }
 
     /**
-     * The verdict of every JVM together, an operation a line: faster or slower only when every JVM said so. Why: the
-     * JIT can compile the same code for one version in a form twice as slow as for the other, and which one it favours
-     * changes from JVM to JVM (an A/A run of decodeStreamOrder, the same code on both sides, called it 33% faster in
-     * one JVM and 47% and 104% slower in two others), so one JVM's interval says nothing about the code.
+     * The verdict of every JVM together, an operation a line: faster or slower only when every JVM said so. Why: each
+     * JVM compiles both versions anew, and compiled code can favour one of them in one JVM and the other in the next;
+     * an interval from one JVM covers the noise of its slices, not that.
      */
     static String summary(final List<String> verdictLines)
     {

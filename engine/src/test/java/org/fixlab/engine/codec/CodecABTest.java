@@ -93,6 +93,16 @@ class CodecABTest
     }
 
     @Test
+    void oneOperationIsChosenByNameAndAnUnknownOneListsTheOthers()
+    {
+        assertEquals(java.util.List.of(CodecSlices.OPERATIONS), java.util.List.of(CodecAB.operations(null)));
+        assertEquals(java.util.List.of("decodeStreamOrder"), java.util.List.of(CodecAB.operations("decodeStreamOrder")));
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CodecAB.operations("decode"));
+        assertTrue(error.getMessage().contains("unknown operation 'decode' (expected one of encodeAndFrameOrder, decodeOrder"),
+            error.getMessage());
+    }
+
+    @Test
     void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo()
     {
         assertEquals(2.5, CodecAB.median(new double[] {4, 1, 3, 2}));
