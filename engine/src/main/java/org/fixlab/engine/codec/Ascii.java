@@ -70,68 +70,53 @@ public final class Ascii
      * Parses a strictly formatted decimal int (optional leading '-', digits only, no more than 10
      * digits, within the int range). Returns {@code invalid} for anything else, never throws. One bounds
      * check and raw reads: the receiver parses MsgSeqNum, the CheckSum and SendingTime's digits with it for
-     * every message, and the checked reads through {@link #parseLong} were 5% of its time.
+     * every message, and a bounds-checked read before {@link #parseLong}'s own was 5% of its time.
      */
     public static int parseInt(final DirectBuffer buffer, final int offset, final int length, final int invalid)
     {
-        if (length <= 0 || length > 11)
+        if (length > 11)
         {
             return invalid;
         }
+        // ten digits reach Integer.MAX_VALUE (a legal MsgSeqNum): parsed as a long, then checked against the range
+        final long value = parse(buffer, offset, length, 10);
+        return value == NOT_A_NUMBER || value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? invalid : (int)value;
+    }
+
+    /** Like {@link #parseInt} for up to 18 digits. */
+    public static long parseLong(final DirectBuffer buffer, final int offset, final int length, final long invalid)
+    {
+        final long value = parse(buffer, offset, length, 18);
+        return value == NOT_A_NUMBER ? invalid : value;
+    }
+
+    /** What {@link #parse} returns for text that is not a number: no 18 digits reach it. */
+    private static final long NOT_A_NUMBER = Long.MIN_VALUE;
+
+    /** An optional '-' and 1 to {@code maxDigits} digits, after one bounds check; {@link #NOT_A_NUMBER} otherwise. */
+    private static long parse(final DirectBuffer buffer, final int offset, final int length, final int maxDigits)
+    {
+        if (length <= 0)
+        {
+            return NOT_A_NUMBER;
+        }
+        // one bounds check, then raw reads: a check per byte was most of parsing a MsgSeqNum
         buffer.boundsCheck(offset, length);
         final byte[] array = buffer.byteArray();
         final long address = buffer.addressOffset() + offset;
         final boolean negative = RawBytes.getByte(array, address) == '-';
         int i = negative ? 1 : 0;
-        if (i == length || length - i > 10)
+        if (i == length || length - i > maxDigits)
         {
-            return invalid;
+            return NOT_A_NUMBER;
         }
-        // ten digits reach Integer.MAX_VALUE (a legal MsgSeqNum): summed in a long, then checked against the range
         long value = 0;
         for (; i < length; i++)
         {
             final int digit = RawBytes.getByte(array, address + i) - '0';
             if ((digit & 0xFF) > 9)
             {
-                return invalid;
-            }
-            value = value * 10 + digit;
-        }
-        value = negative ? -value : value;
-        return value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? invalid : (int)value;
-    }
-
-    /** Like {@link #parseInt} for up to 18 digits. */
-    public static long parseLong(final DirectBuffer buffer, final int offset, final int length, final long invalid)
-    {
-        if (length <= 0)
-        {
-            return invalid;
-        }
-        // one bounds check, then raw reads: a check per byte was most of parsing a MsgSeqNum
-        buffer.boundsCheck(offset, length);
-        final byte[] array = buffer.byteArray();
-        final long address = buffer.addressOffset();
-        int i = offset;
-        final int end = offset + length;
-        boolean negative = false;
-        if (RawBytes.getByte(array, address + i) == '-')
-        {
-            negative = true;
-            i++;
-        }
-        if (i == end || end - i > 18)
-        {
-            return invalid;
-        }
-        long value = 0;
-        for (; i < end; i++)
-        {
-            final int digit = RawBytes.getByte(array, address + i) - '0';
-            if (digit < 0 || digit > 9)
-            {
-                return invalid;
+                return NOT_A_NUMBER;
             }
             value = value * 10 + digit;
         }
