@@ -7,11 +7,16 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Two engine versions' codec timed in alternating slices in one JVM ({@code make codec-ab BASE=0.2.0}): what
@@ -27,6 +32,8 @@ import java.util.SplittableRandom;
 public final class CodecAB
 {
     private static final int BOOTSTRAP_SAMPLES = 2_000;
+    /** A JVM's verdict when the change's interval holds zero; no number of them makes a change. */
+    static final String NO_CLEAR_CHANGE = "no clear change";
 
     private CodecAB()
     {
@@ -79,7 +86,7 @@ public final class CodecAB
             if (results != null)
             {
                 Files.writeString(Path.of(results), operation + " " + comparison.verdict() + "\n",
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             }
         }
         if (base.sink() != head.sink())
@@ -98,8 +105,7 @@ public final class CodecAB
         }
         if (!Arrays.asList(CodecSlices.OPERATIONS).contains(named))
         {
-            throw new IllegalArgumentException("unknown operation '" + named + "' (expected one of "
-                + String.join(", ", CodecSlices.OPERATIONS) + ")");
+            throw CodecSlices.unknownOperation(named);
         }
         return new String[] {named};
     }
@@ -159,7 +165,7 @@ public final class CodecAB
         /** Faster or slower only when the whole interval says so. */
         String verdict()
         {
-            return high < 0 ? "faster" : low > 0 ? "slower" : "no clear change";
+            return high < 0 ? "faster" : low > 0 ? "slower" : NO_CLEAR_CHANGE;
         }
 
         String line(final String operation)
@@ -176,7 +182,7 @@ public final class CodecAB
      */
     static String summary(final List<String> verdictLines)
     {
-        final java.util.Map<String, List<String>> verdicts = new java.util.LinkedHashMap<>();
+        final Map<String, List<String>> verdicts = new LinkedHashMap<>();
         for (final String line : verdictLines)
         {
             final int space = line.indexOf(' ');
@@ -188,12 +194,12 @@ public final class CodecAB
         final StringBuilder out = new StringBuilder("across JVMs (faster or slower only when every JVM says so):\n");
         verdicts.forEach((operation, each) ->
         {
-            final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+            final Map<String, Long> counts = new TreeMap<>();
             each.forEach(verdict -> counts.merge(verdict, 1L, Long::sum));
-            final String agreed = counts.size() == 1 && !each.get(0).equals("no clear change") ? each.get(0) : "no verdict";
+            final String agreed = counts.size() == 1 && !each.get(0).equals(NO_CLEAR_CHANGE) ? each.get(0) : "no verdict";
             out.append(String.format(Locale.ROOT, "%-22s %-10s (%d JVMs: %s)%n", operation, agreed, each.size(),
                 counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
-                    .collect(java.util.stream.Collectors.joining(", "))));
+                    .collect(Collectors.joining(", "))));
         });
         return out.toString();
     }

@@ -40,7 +40,8 @@ public class CodecBenchmark
     private int framedLength;
     /**
      * Orders framed back to back, as a connection's inbound buffer holds them after a read of the stream (256 KiB,
-     * balanced's inboundBufferSize), each with its own MsgSeqNum, ClOrdID and SendingTime.
+     * balanced's inboundBufferSize), each with its own MsgSeqNum, ClOrdID and SendingTime, and room after the last,
+     * as a connection's buffer has.
      */
     private final UnsafeBuffer stream = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
     private final int[] streamOffsets = new int[STREAM_BYTES / 64];
@@ -50,8 +51,9 @@ public class CodecBenchmark
 
     static final int STREAM_BYTES = 256 * 1024;
 
+    /** Frames the order {@link #decodeOrder} splits, and the {@link #stream} of them {@link #decodeStreamOrder} splits. */
     @Setup
-    public void frameOne()
+    public void frameOrders()
     {
         framedLength = encodeAndFrameOrder();
         final MessageEncoder streamOrder = new MessageEncoder();

@@ -16,7 +16,14 @@ public final class CodecSlices
 
     public CodecSlices()
     {
-        benchmark.frameOne();
+        benchmark.frameOrders();
+    }
+
+    /** The error for a name that is not one of {@link #OPERATIONS}, with the list. */
+    static IllegalArgumentException unknownOperation(final String operation)
+    {
+        return new IllegalArgumentException("unknown operation '" + operation + "' (expected one of "
+            + String.join(", ", OPERATIONS) + ")");
     }
 
     /** Runs {@code operation} {@code calls} times; returns the nanoseconds it took. */
@@ -48,8 +55,7 @@ public final class CodecSlices
                 }
                 break;
             default:
-                throw new IllegalArgumentException("unknown operation '" + operation + "' (expected one of "
-                    + String.join(", ", OPERATIONS) + ")");
+                throw unknownOperation(operation);
         }
         final long elapsed = System.nanoTime() - start;
         sink += sum;
