@@ -45,6 +45,13 @@ public final class MessageWriter
         this.sendingTime = new TimestampCache(precision);
     }
 
+    /** Total bytes {@link #write(MutableDirectBuffer, int, MessageEncoder, int, long, boolean, DirectBuffer, int, int)} will produce. */
+    public int length(final MessageEncoder message, final int seqNum, final boolean possDup, final int origSendingTimeLength)
+    {
+        return length(message.msgTypeLength(), seqNum, possDup, origSendingTimeLength, message.extraHeaderLength(),
+            message.bodyLength());
+    }
+
     /** Total bytes {@link #write} will produce for these part lengths. */
     public int length(final int msgTypeLength, final int seqNum, final boolean possDup, final int origSendingTimeLength,
         final int extraHeaderLength, final int bodyLength)
@@ -56,6 +63,20 @@ public final class MessageWriter
     private int length(final int bodyLengthValue)
     {
         return beginStringField.length + Ascii.digits(bodyLengthValue) + 1 + bodyLengthValue + 7;
+    }
+
+    /**
+     * Frames what {@code message} holds (MsgType, extra header, body) at {@code offset}; returns its length. As
+     * {@link #write(MutableDirectBuffer, int, byte[], int, int, long, boolean, DirectBuffer, int, int, DirectBuffer, int,
+     * DirectBuffer, int) the form with parts}, which frames parts that did not come from an encoder.
+     */
+    public int write(final MutableDirectBuffer out, final int offset, final MessageEncoder message, final int seqNum,
+        final long sendingTimeNanos, final boolean possDup, final DirectBuffer origSendingTime, final int origOffset,
+        final int origLength)
+    {
+        return write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, sendingTimeNanos, possDup,
+            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(), message.body(),
+            message.bodyLength());
     }
 
     /**

@@ -89,7 +89,7 @@ final class SessionSender
         {
             return SendResult.NOT_LOGGED_ON; // past 2147483647: nothing goes out under a wrapped number
         }
-        final int length = writer.length(message.msgTypeLength(), seqNum, false, 0, message.extraHeaderLength(), message.bodyLength());
+        final int length = writer.length(message, seqNum, false, 0);
         final int offset = transport.claim(length);
         if (offset < 0)
         {
@@ -97,8 +97,7 @@ final class SessionSender
         }
         final long now = clock.nanoTime();
         final MutableDirectBuffer out = transport.outboundBuffer();
-        writer.write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, now, false, null, 0, 0,
-            message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength());
+        writer.write(out, offset, message, seqNum, now, false, null, 0, 0);
         transport.commit(offset, length);
         messageLog.message(out, offset, length, now);
         if (persist)
@@ -122,8 +121,7 @@ final class SessionSender
         {
             return false;
         }
-        final int length = writer.length(message.msgTypeLength(), seqNum, true, origLength, message.extraHeaderLength(),
-            message.bodyLength());
+        final int length = writer.length(message, seqNum, true, origLength);
         // a resend leaves a quarter of the buffer to new messages, which are served between its chunks
         final int capacity = transport.outboundBuffer().capacity();
         final int offset = transport.hasRoom(Math.min(length + capacity / 4, capacity)) ? transport.claim(length)
@@ -133,9 +131,7 @@ final class SessionSender
             return false;
         }
         final long now = clock.nanoTime();
-        writer.write(transport.outboundBuffer(), offset, message.msgType(), message.msgTypeLength(), seqNum, now, true,
-            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(),
-            message.body(), message.bodyLength());
+        writer.write(transport.outboundBuffer(), offset, message, seqNum, now, true, origSendingTime, origOffset, origLength);
         transport.commit(offset, length);
         messageLog.message(transport.outboundBuffer(), offset, length, now);
         lastSentNanos = now;

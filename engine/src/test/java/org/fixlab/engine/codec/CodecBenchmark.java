@@ -2,6 +2,8 @@ package org.fixlab.engine.codec;
 
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -82,14 +84,42 @@ public class CodecBenchmark
         return frameOrder(order, writer, out, ++seqNum, now);
     }
 
-    /** Builds the stream's order in {@code order} and frames it at the start of {@code out}; returns its length. */
+    /**
+     * Builds the stream's order in {@code order} and frames it at the start of {@code out}, as the session does;
+     * returns its length.
+     */
     public static int frameOrder(final MessageEncoder order, final MessageWriter writer, final UnsafeBuffer out,
         final int seqNum, final long now)
     {
         order.reset('D').append(11, seqNum).append(21, '1').append(55, "X").append(54, '1')
             .appendTimestamp(60, now, TimestampPrecision.SECONDS).append(40, '1');
+        if (FRAMES_FROM_ENCODER)
+        {
+            return writer.write(out, 0, order, seqNum, now, false, null, 0, 0);
+        }
         return writer.write(out, 0, order.msgType(), order.msgTypeLength(), seqNum, now, false, null, 0, 0,
             order.extraHeader(), order.extraHeaderLength(), order.body(), order.bodyLength());
+    }
+
+    /**
+     * Whether the engine under test frames straight from a MessageEncoder, as its session does (every version after
+     * 0.2.0). make codec-ab runs this class, compiled from this checkout, against older engine jars too: with them
+     * it calls the form with parts, and the JVM never links the call to the form they lack.
+     */
+    private static final boolean FRAMES_FROM_ENCODER = hasMethod(MessageWriter.class, "write", MutableDirectBuffer.class,
+        int.class, MessageEncoder.class, int.class, long.class, boolean.class, DirectBuffer.class, int.class, int.class);
+
+    private static boolean hasMethod(final Class<?> type, final String name, final Class<?>... parameters)
+    {
+        try
+        {
+            type.getMethod(name, parameters);
+            return true;
+        }
+        catch (final NoSuchMethodException ex)
+        {
+            return false;
+        }
     }
 
     @Benchmark
