@@ -23,6 +23,13 @@ public final class MessageEncoder
     private int msgTypeLength;
     private int bodyLength;
     private int headerLength;
+    /**
+     * The byte sums of the body and of the extra header, kept as fields are appended (most from what the append
+     * already knows: a tag's sum from a table, a number's from the word of its digits), so that framing adds them to
+     * the CheckSum instead of reading the message back. Only the low eight bits matter.
+     */
+    private int bodySum;
+    private int headerSum;
 
     public MessageEncoder()
     {
@@ -44,9 +51,7 @@ public final class MessageEncoder
     {
         msgType[0] = (byte)type;
         msgTypeLength = 1;
-        bodyLength = 0;
-        headerLength = 0;
-        return this;
+        return empty();
     }
 
     public MessageEncoder reset(final CharSequence type)
@@ -60,9 +65,7 @@ public final class MessageEncoder
             msgType[i] = (byte)type.charAt(i);
         }
         msgTypeLength = type.length();
-        bodyLength = 0;
-        headerLength = 0;
-        return this;
+        return empty();
     }
 
     /** Starts a new message with the type found at a decoded field. */
@@ -74,50 +77,61 @@ public final class MessageEncoder
         }
         src.getBytes(offset, msgType, 0, length);
         msgTypeLength = length;
+        return empty();
+    }
+
+    private MessageEncoder empty()
+    {
         bodyLength = 0;
         headerLength = 0;
+        bodySum = 0;
+        headerSum = 0;
         return this;
     }
 
     public MessageEncoder append(final int tag, final int value)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
-        if (value >= 0)
+        if (value >= 0 && TagBytes.hasSum(tag))
         {
             // one bounds check, and the digits in one word when the buffer has room for it: Agrona's putIntAscii
             // writes a digit per division and checks each byte, and an order's ClOrdID or quantity is six digits or more
             final int digits = Ascii.digits(value);
             body.boundsCheck(bodyLength, digits + 1);
             final long address = body.addressOffset() + bodyLength;
-            if (body.capacity() - bodyLength >= Long.BYTES)
-            {
-                RawBytes.putDigitsInWord(body.byteArray(), address, value, digits);
-            }
-            else
-            {
-                RawBytes.putDigits(body.byteArray(), address, value, digits);
-            }
+            final int digitsSum = body.capacity() - bodyLength >= Long.BYTES
+                ? RawBytes.putDigitsInWord(body.byteArray(), address, value, digits)
+                : RawBytes.putDigits(body.byteArray(), address, value, digits);
             RawBytes.putByte(body.byteArray(), address + digits, Fix.SOH);
             bodyLength += digits + 1;
+            bodySum += TagBytes.sum(tag) + digitsSum + Fix.SOH;
             return this;
         }
         bodyLength += body.putIntAscii(bodyLength, value);
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        return bodyFrom(start);
     }
 
     public MessageEncoder append(final int tag, final long value)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
         bodyLength += body.putLongAscii(bodyLength, value);
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        return bodyFrom(start);
     }
 
     public MessageEncoder append(final int tag, final char value)
     {
+        final int start = bodyLength;
         bodyLength = putCharField(body, bodyLength, tag, (byte)value);
-        return this;
+        if (TagBytes.hasSum(tag))
+        {
+            bodySum += TagBytes.sum(tag) + ((byte)value & 0xFF) + Fix.SOH;
+            return this;
+        }
+        return bodyFrom(start);
     }
 
     public MessageEncoder append(final int tag, final boolean value)
@@ -127,36 +141,48 @@ public final class MessageEncoder
 
     public MessageEncoder append(final int tag, final CharSequence value)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
+        int valueSum = 0;
         for (int i = 0, n = value.length(); i < n; i++)
         {
-            body.putByte(bodyLength++, (byte)value.charAt(i));
+            final byte b = (byte)value.charAt(i);
+            body.putByte(bodyLength++, b);
+            valueSum += b & 0xFF;
         }
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        if (TagBytes.hasSum(tag))
+        {
+            bodySum += TagBytes.sum(tag) + valueSum + Fix.SOH;
+            return this;
+        }
+        return bodyFrom(start);
     }
 
     public MessageEncoder append(final int tag, final byte[] value)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
         body.putBytes(bodyLength, value);
         bodyLength += value.length;
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        return bodyFrom(start);
     }
 
     public MessageEncoder append(final int tag, final DirectBuffer src, final int offset, final int length)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
         body.putBytes(bodyLength, src, offset, length);
         bodyLength += length;
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        return bodyFrom(start);
     }
 
     /** A decimal {@code mantissa * 10^-scale}, for Price and Qty fields, without floating point. */
     public MessageEncoder appendDecimal(final int tag, final long mantissa, final int scale)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
         if (scale <= 0)
         {
@@ -181,43 +207,66 @@ public final class MessageEncoder
             bodyLength += scale;
         }
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        return bodyFrom(start);
     }
 
     public MessageEncoder appendTimestamp(final int tag, final long epochNanos, final TimestampPrecision precision)
     {
+        final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
-        bodyLength += timestamps[precision.ordinal()].encode(body, bodyLength, epochNanos);
+        final TimestampCache timestamp = timestamps[precision.ordinal()];
+        bodyLength += timestamp.encode(body, bodyLength, epochNanos);
         body.putByte(bodyLength++, Fix.SOH);
-        return this;
+        if (TagBytes.hasSum(tag))
+        {
+            bodySum += TagBytes.sum(tag) + timestamp.lastSum() + Fix.SOH;
+            return this;
+        }
+        return bodyFrom(start);
     }
 
     /** Copies complete {@code tag=value<SOH>} fields verbatim into the body. */
     public MessageEncoder appendRaw(final DirectBuffer src, final int offset, final int length)
     {
+        final int start = bodyLength;
         body.putBytes(bodyLength, src, offset, length);
         bodyLength += length;
-        return this;
+        return bodyFrom(start);
     }
 
     /** An extra header field, written by the session right after the standard header. */
     public MessageEncoder appendHeader(final int tag, final DirectBuffer src, final int offset, final int length)
     {
+        final int start = headerLength;
         headerLength = putTag(header, headerLength, tag);
         header.putBytes(headerLength, src, offset, length);
         headerLength += length;
         header.putByte(headerLength++, Fix.SOH);
-        return this;
+        return headerFrom(start);
     }
 
     public MessageEncoder appendHeader(final int tag, final CharSequence value)
     {
+        final int start = headerLength;
         headerLength = putTag(header, headerLength, tag);
         for (int i = 0, n = value.length(); i < n; i++)
         {
             header.putByte(headerLength++, (byte)value.charAt(i));
         }
         header.putByte(headerLength++, Fix.SOH);
+        return headerFrom(start);
+    }
+
+    /** Adds the bytes appended to the body since {@code start} to its sum, read back: for the less common fields. */
+    private MessageEncoder bodyFrom(final int start)
+    {
+        bodySum += Checksum.compute(body, start, bodyLength - start);
+        return this;
+    }
+
+    private MessageEncoder headerFrom(final int start)
+    {
+        headerSum += Checksum.compute(header, start, headerLength - start);
         return this;
     }
 
@@ -247,9 +296,21 @@ public final class MessageEncoder
         return bodyLength;
     }
 
+    /** The byte sum of the body's bytes (only its low eight bits are meaningful), for the CheckSum. */
+    public int bodySum()
+    {
+        return bodySum;
+    }
+
     public DirectBuffer extraHeader()
     {
         return header;
+    }
+
+    /** The byte sum of the extra header's bytes, as {@link #bodySum()}. */
+    public int extraHeaderSum()
+    {
+        return headerSum;
     }
 
     public int extraHeaderLength()

@@ -7,6 +7,9 @@ import org.agrona.MutableDirectBuffer;
  * Frames one outbound message of a session: BeginString, BodyLength, the standard header, the
  * caller's extra header and body, and CheckSum. BodyLength is computed up front from the lengths of
  * the parts, so the message is written once, front to back, straight into the transport's buffer.
+ * CheckSum is added up as the parts are written, from sums known without reading them back: the
+ * constant parts' once, numbers' from the words of their digits, SendingTime's from its cache, the
+ * body's and extra header's from the {@link MessageEncoder} that built them.
  */
 public final class MessageWriter
 {
@@ -16,6 +19,10 @@ public final class MessageWriter
     private static final int SOH_SENDING_TIME_TAG = (int)TagBytes.littleEndian("\u000152=");
     private static final int SOH_POSS_DUP_TAG = (int)TagBytes.littleEndian("\u000143=");
     private static final int ORIG_SENDING_TIME_TAG = (int)TagBytes.littleEndian("122=");
+    private static final int SOH_MSG_TYPE_TAG_SUM = Checksum.ofWord(SOH_MSG_TYPE_TAG & 0xFFFFFFFFL);
+    private static final int SOH_SENDING_TIME_TAG_SUM = Checksum.ofWord(SOH_SENDING_TIME_TAG & 0xFFFFFFFFL);
+    private static final int SOH_POSS_DUP_SUM = Checksum.ofWord(SOH_POSS_DUP_TAG & 0xFFFFFFFFL) + 'Y';
+    private static final int ORIG_SENDING_TIME_TAG_SUM = Checksum.ofWord(ORIG_SENDING_TIME_TAG & 0xFFFFFFFFL);
     /** "10=nnn" for every CheckSum, the first six bytes of the trailer. */
     private static final long[] TRAILERS = new long[256];
 
@@ -32,6 +39,7 @@ public final class MessageWriter
     private final int senderTargetLength;
     private final TimestampPrecision precision;
     private final int beginStringSum;
+    private final int compIdsAndSeqNumTagSum;
     private final TimestampCache sendingTime;
 
     public MessageWriter(final FixVersion version, final String senderCompId, final String targetCompId,
@@ -42,6 +50,7 @@ public final class MessageWriter
         this.senderTargetLength = compIdsAndSeqNumTag.length - 3;
         this.precision = precision;
         this.beginStringSum = Checksum.sum(beginStringField);
+        this.compIdsAndSeqNumTagSum = Checksum.sum(compIdsAndSeqNumTag);
         this.sendingTime = new TimestampCache(precision);
     }
 
@@ -74,9 +83,9 @@ public final class MessageWriter
         final long sendingTimeNanos, final boolean possDup, final DirectBuffer origSendingTime, final int origOffset,
         final int origLength)
     {
-        return write(out, offset, message.msgType(), message.msgTypeLength(), seqNum, sendingTimeNanos, possDup,
-            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(), message.body(),
-            message.bodyLength());
+        return frame(out, offset, message.msgType(), message.msgTypeLength(), seqNum, sendingTimeNanos, possDup,
+            origSendingTime, origOffset, origLength, message.extraHeader(), message.extraHeaderLength(),
+            message.extraHeaderSum(), message.body(), message.bodyLength(), message.bodySum());
     }
 
     /**
@@ -88,6 +97,18 @@ public final class MessageWriter
         final byte[] msgType, final int msgTypeLength, final int seqNum, final long sendingTimeNanos,
         final boolean possDup, final DirectBuffer origSendingTime, final int origOffset, final int origLength,
         final DirectBuffer extraHeader, final int extraHeaderLength, final DirectBuffer body, final int bodyLength)
+    {
+        return frame(out, offset, msgType, msgTypeLength, seqNum, sendingTimeNanos, possDup, origSendingTime, origOffset,
+            origLength, extraHeader, extraHeaderLength, extraHeaderLength > 0 ? Checksum.compute(extraHeader, 0, extraHeaderLength) : 0,
+            body, bodyLength, bodyLength > 0 ? Checksum.compute(body, 0, bodyLength) : 0);
+    }
+
+    /** Either form of write: the extra header's and the body's byte sums come with them. */
+    private int frame(final MutableDirectBuffer out, final int offset,
+        final byte[] msgType, final int msgTypeLength, final int seqNum, final long sendingTimeNanos,
+        final boolean possDup, final DirectBuffer origSendingTime, final int origOffset, final int origLength,
+        final DirectBuffer extraHeader, final int extraHeaderLength, final int extraHeaderSum,
+        final DirectBuffer body, final int bodyLength, final int bodySum)
     {
         final int bodyLengthValue = bodyLength(msgTypeLength, seqNum, possDup, origLength, extraHeaderLength, bodyLength);
         final int bodyLengthDigits = Ascii.digits(bodyLengthValue);
@@ -110,13 +131,15 @@ public final class MessageWriter
         long p = start;
         RawBytes.put(array, p, beginStringField);
         p += beginStringField.length;
-        RawBytes.putDigitsInWord(array, p, bodyLengthValue, bodyLengthDigits); // the header's fields follow it
+        // the header's fields follow BodyLength's digits
+        int sum = beginStringSum + RawBytes.putDigitsInWord(array, p, bodyLengthValue, bodyLengthDigits);
         p += bodyLengthDigits;
         if (msgTypeLength == 1)
         {
             // "<SOH>35=t<SOH>" in one store; the CompIDs that follow overwrite the word's last two bytes
             RawBytes.putLong(array, p, MSG_TYPE_WORD | (msgType[0] & 0xFFL) << 32);
             p += 6;
+            sum += SOH_MSG_TYPE_TAG_SUM + (msgType[0] & 0xFF) + Fix.SOH;
         }
         else
         {
@@ -125,22 +148,26 @@ public final class MessageWriter
             RawBytes.copy(msgType, RawBytes.ARRAY_BASE, array, p, msgTypeLength);
             p += msgTypeLength;
             RawBytes.putByte(array, p++, Fix.SOH);
+            sum += SOH_MSG_TYPE_TAG_SUM + Checksum.compute(msgType, RawBytes.ARRAY_BASE, msgTypeLength) + Fix.SOH;
         }
         RawBytes.put(array, p, compIdsAndSeqNumTag);
         p += compIdsAndSeqNumTag.length;
         final int seqNumDigits = Ascii.digits(seqNum);
-        RawBytes.putDigitsInWord(array, p, seqNum, seqNumDigits); // SendingTime's field follows it
+        // SendingTime's field follows the digits
+        sum += compIdsAndSeqNumTagSum + RawBytes.putDigitsInWord(array, p, seqNum, seqNumDigits);
         p += seqNumDigits;
         if (possDup)
         {
             RawBytes.putInt(array, p, SOH_POSS_DUP_TAG);
             RawBytes.putByte(array, p + 4, (byte)'Y');
             p += 5;
+            sum += SOH_POSS_DUP_SUM;
         }
         RawBytes.putInt(array, p, SOH_SENDING_TIME_TAG);
         p += 4;
         p += sendingTime.encode(array, p, sendingTimeNanos);
         RawBytes.putByte(array, p++, Fix.SOH);
+        sum += SOH_SENDING_TIME_TAG_SUM + sendingTime.lastSum() + Fix.SOH;
         if (possDup && origLength > 0)
         {
             RawBytes.putInt(array, p, ORIG_SENDING_TIME_TAG);
@@ -148,6 +175,7 @@ public final class MessageWriter
             RawBytes.copy(origSendingTime.byteArray(), origSendingTime.addressOffset() + origOffset, array, p, origLength);
             p += origLength;
             RawBytes.putByte(array, p++, Fix.SOH);
+            sum += ORIG_SENDING_TIME_TAG_SUM + Checksum.compute(origSendingTime, origOffset, origLength) + Fix.SOH;
         }
         if (extraHeaderLength > 0)
         {
@@ -159,11 +187,8 @@ public final class MessageWriter
             RawBytes.copy(body.byteArray(), body.addressOffset(), array, p, bodyLength);
             p += bodyLength;
         }
-        // "8=FIX.4.x<SOH>9=" was summed once; the rest is summed eight bytes at a time
-        final long rest = start + beginStringField.length;
-        final int checksum = (beginStringSum + Checksum.compute(array, rest, (int)(p - rest))) & 0xFF;
         // "10=nnn<SOH>" in three stores, none past the message's last byte
-        final long trailer = TRAILERS[checksum];
+        final long trailer = TRAILERS[(sum + extraHeaderSum + bodySum) & 0xFF];
         RawBytes.putInt(array, p, (int)trailer);
         RawBytes.putShort(array, p + 4, (short)(trailer >>> 32));
         RawBytes.putByte(array, p + 6, Fix.SOH);

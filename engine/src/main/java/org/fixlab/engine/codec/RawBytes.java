@@ -85,23 +85,30 @@ final class RawBytes
     /**
      * A non-negative int as exactly {@code width} ASCII digits, zero padded; with {@link Ascii#digits} as the width,
      * the plain number. Two digits per division, from a table: half the dependent divisions of a digit at a time (a
-     * timestamp's six fraction digits were an eighth of formatting a message log line).
+     * timestamp's six fraction digits were an eighth of formatting a message log line). Returns the sum of the bytes
+     * written, for a CheckSum.
      */
-    static void putDigits(final Object array, final long address, final int value, final int width)
+    static int putDigits(final Object array, final long address, final int value, final int width)
     {
         int v = value;
+        int sum = 0;
         long at = address + width;
         while (at - address >= 2)
         {
             final int quotient = v / 100;
+            final int pair = v - quotient * 100;
             at -= 2;
-            putShort(array, at, DIGIT_PAIRS[v - quotient * 100]);
+            putShort(array, at, DIGIT_PAIRS[pair]);
+            sum += DIGIT_PAIR_SUMS[pair];
             v = quotient;
         }
         if (at > address)
         {
-            UNSAFE.putByte(array, address, (byte)('0' + v % 10));
+            final int digit = '0' + v % 10;
+            UNSAFE.putByte(array, address, (byte)digit);
+            sum += digit;
         }
+        return sum;
     }
 
     /** The widest number {@link #putDigitsInWord} writes in one word. */
@@ -116,15 +123,17 @@ final class RawBytes
      * caller writes what follows afterwards and has room for the whole word. Why: the division loop is a chain of
      * dependent multiplications per digit pair, and framing a message writes three numbers (BodyLength, MsgSeqNum,
      * an order's ClOrdID); here a number costs one division and a few multiplications, none of them in a loop.
+     * Returns the sum of the digits' bytes, for a CheckSum (the zeros after them add nothing).
      */
-    static void putDigitsInWord(final Object array, final long address, final int value, final int width)
+    static int putDigitsInWord(final Object array, final long address, final int value, final int width)
     {
         if (width > WORD_DIGITS)
         {
-            putDigits(array, address, value, width);
-            return;
+            return putDigits(array, address, value, width);
         }
-        putLong(array, address, eightDigits(value) >>> ((WORD_DIGITS - width) << 3));
+        final long digits = eightDigits(value) >>> ((WORD_DIGITS - width) << 3);
+        putLong(array, address, digits);
+        return Checksum.ofWord(digits);
     }
 
     /**
@@ -145,12 +154,15 @@ final class RawBytes
 
     /** "00" to "99" as the little-endian shorts {@link #putShort} stores: the tens digit first. */
     private static final short[] DIGIT_PAIRS = new short[100];
+    /** The byte sum of each of {@link #DIGIT_PAIRS}. */
+    private static final byte[] DIGIT_PAIR_SUMS = new byte[100];
 
     static
     {
         for (int i = 0; i < 100; i++)
         {
             DIGIT_PAIRS[i] = (short)(('0' + i % 10) << 8 | ('0' + i / 10));
+            DIGIT_PAIR_SUMS[i] = (byte)('0' + i % 10 + '0' + i / 10); // 96 to 114
         }
     }
 }

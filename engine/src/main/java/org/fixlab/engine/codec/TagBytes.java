@@ -12,6 +12,8 @@ final class TagBytes
 
     private static final long[] WORDS = new long[LIMIT];
     private static final byte[] LENGTHS = new byte[LIMIT];
+    /** The byte sum of "tag=", for a CheckSum kept as fields are written. */
+    private static final short[] SUMS = new short[LIMIT];
 
     static
     {
@@ -20,6 +22,7 @@ final class TagBytes
             final String text = tag + "=";
             WORDS[tag] = littleEndian(text);
             LENGTHS[tag] = (byte)text.length();
+            SUMS[tag] = (short)Checksum.sum(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         }
     }
 
@@ -52,5 +55,17 @@ final class TagBytes
     static int length(final int tag)
     {
         return LENGTHS[tag];
+    }
+
+    /** Whether {@link #sum} knows the tag's. */
+    static boolean hasSum(final int tag)
+    {
+        return tag >= 0 && tag < LIMIT;
+    }
+
+    /** The byte sum of "tag=" for a tag from 0 to below {@link #LIMIT}. */
+    static int sum(final int tag)
+    {
+        return SUMS[tag];
     }
 }

@@ -15,6 +15,9 @@ public final class TimestampCache
     private final TimestampPrecision precision;
     private final byte[] secondsBytes = new byte[17];
     private final UnsafeBuffer seconds = new UnsafeBuffer(secondsBytes);
+    /** The byte sum of {@link #secondsBytes}, and of the whole timestamp last encoded. */
+    private int secondsSum;
+    private int lastSum;
     /** The cached second as [start, start + 1 s) in epoch nanoseconds: empty until the first timestamp. */
     private long secondStart = Long.MAX_VALUE;
     private long secondEnd = Long.MIN_VALUE;
@@ -53,15 +56,24 @@ public final class TimestampCache
             secondStart = Math.floorDiv(epochNanos, NANOS_PER_SECOND) * NANOS_PER_SECOND;
             secondEnd = secondStart + NANOS_PER_SECOND;
             UtcTimestamps.encode(seconds, 0, secondStart, TimestampPrecision.SECONDS);
+            secondsSum = Checksum.sum(secondsBytes);
         }
         RawBytes.copy(secondsBytes, RawBytes.ARRAY_BASE, array, address, 17);
         final int digits = precision.fractionDigits();
         if (digits == 0)
         {
+            lastSum = secondsSum;
             return 17;
         }
         RawBytes.putByte(array, address + 17, (byte)'.');
-        RawBytes.putDigits(array, address + 18, (int)(epochNanos - secondStart) / fractionDivisor, digits);
+        lastSum = secondsSum + '.' +
+            RawBytes.putDigits(array, address + 18, (int)(epochNanos - secondStart) / fractionDivisor, digits);
         return 18 + digits;
+    }
+
+    /** The byte sum of the timestamp the last encode wrote: a CheckSum adds it without reading the bytes back. */
+    public int lastSum()
+    {
+        return lastSum;
     }
 }

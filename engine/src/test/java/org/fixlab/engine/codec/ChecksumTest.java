@@ -54,4 +54,20 @@ class ChecksumTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         assertThrows(IndexOutOfBoundsException.class, () -> Checksum.compute(buffer, 60, 8));
     }
+
+    @Test
+    void aWordsSumIsTheSumOfItsEightBytes()
+    {
+        final SplittableRandom random = new SplittableRandom(8);
+        for (int n = 0; n < 100_000; n++)
+        {
+            final long word = n == 0 ? -1L : n == 1 ? 0L : random.nextLong();
+            int expected = 0;
+            for (int b = 0; b < 8; b++)
+            {
+                expected += (int)(word >>> (b << 3)) & 0xFF;
+            }
+            assertEquals(expected, Checksum.ofWord(word), () -> Long.toHexString(word));
+        }
+    }
 }

@@ -37,10 +37,8 @@ class MessageEncoderTest
     {
         final UnsafeBuffer orig = FixFrame.buffer(origSendingTime);
         final int offset = 17;
-        final int length = writer.write(out, offset, encoder.msgType(), encoder.msgTypeLength(), seqNum, SENDING_TIME,
-            possDup, orig, 0, orig.capacity(), encoder.extraHeader(), encoder.extraHeaderLength(), encoder.body(), encoder.bodyLength());
-        assertEquals(writer.length(encoder.msgTypeLength(), seqNum, possDup, orig.capacity(), encoder.extraHeaderLength(),
-            encoder.bodyLength()), length, "length() predicts what write() produces");
+        final int length = writer.write(out, offset, encoder, seqNum, SENDING_TIME, possDup, orig, 0, orig.capacity());
+        assertEquals(writer.length(encoder, seqNum, possDup, orig.capacity()), length, "length() predicts what write() produces");
         assertTrue(MessageFramer.checksumValid(out, offset, length));
         return FixFrame.parse(out.getStringWithoutLengthAscii(offset, length)).assertWellFormed();
     }
@@ -129,6 +127,102 @@ class MessageEncoderTest
         assertEquals('#', out.getByte(length), "the byte after the trailer is untouched");
         final FixFrame message = FixFrame.parse(out.getStringWithoutLengthAscii(0, length)).assertWellFormed();
         assertEquals("11=0123456789012|54=1|21=2|40=3|", message.body());
+    }
+
+    /**
+     * The CheckSum the writer adds up as it writes (from the encoder's running sums, tables and digit words) against
+     * the bytes it wrote, on random messages: every kind of field, tags past the tables' 9,999 and negative ones,
+     * negative numbers, numbers of up to ten digits, bytes above 0x7F, a body buffer filled to its end (where fields
+     * cannot be stored as whole words), every precision, MsgTypes of one and more characters, resends with
+     * OrigSendingTime. The form with parts, which sums the parts it is given, must write the same bytes.
+     */
+    @Test
+    void theCheckSumAddedUpWhileWritingIsTheSumOfTheBytesWritten()
+    {
+        final SplittableRandom random = new SplittableRandom(7);
+        final UnsafeBuffer parts = new UnsafeBuffer(new byte[4096]);
+        final UnsafeBuffer orig = FixFrame.buffer("20240228-10:00:00.123");
+        for (int round = 0; round < 20_000; round++)
+        {
+            final MessageEncoder message = new MessageEncoder(64 + random.nextInt(256));
+            if (random.nextInt(4) == 0)
+            {
+                message.reset("AB".substring(0, 1 + random.nextInt(2)) + random.nextInt(10));
+            }
+            else
+            {
+                message.reset((char)('0' + random.nextInt(75)));
+            }
+            try
+            {
+                for (int fields = random.nextInt(12); fields > 0; fields--)
+                {
+                    appendRandomField(message, random);
+                }
+            }
+            catch (final IndexOutOfBoundsException full)
+            {
+                continue; // the body buffer is full: that message cannot be built
+            }
+            assertEquals(Checksum.compute(message.body(), 0, message.bodyLength()), message.bodySum() & 0xFF, "body sum");
+            assertEquals(Checksum.compute(message.extraHeader(), 0, message.extraHeaderLength()),
+                message.extraHeaderSum() & 0xFF, "extra header sum");
+
+            final TimestampPrecision precision = TimestampPrecision.values()[random.nextInt(TimestampPrecision.values().length)];
+            final MessageWriter writer = new MessageWriter(FixVersion.FIX44, "S" + random.nextInt(1000), "T", precision);
+            final int seqNum = random.nextInt(4) == 0 ? Integer.MAX_VALUE - random.nextInt(1000) : 1 + random.nextInt(10_000_000);
+            final boolean possDup = random.nextBoolean();
+            final int origLength = random.nextBoolean() ? orig.capacity() : 0;
+            final long now = SENDING_TIME + random.nextLong(3_000_000_000L);
+            final int length = writer.write(out, 3, message, seqNum, now, possDup, orig, 0, origLength);
+            assertTrue(MessageFramer.checksumValid(out, 3, length), () -> out.getStringWithoutLengthAscii(3, length));
+            assertEquals(length, writer.write(parts, 3, message.msgType(), message.msgTypeLength(), seqNum, now, possDup,
+                orig, 0, origLength, message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength()));
+            assertEquals(out.getStringWithoutLengthAscii(3, length), parts.getStringWithoutLengthAscii(3, length));
+        }
+    }
+
+    private static void appendRandomField(final MessageEncoder message, final SplittableRandom random)
+    {
+        final int tag = switch (random.nextInt(6))
+        {
+            case 0 -> 10_000 + random.nextInt(100_000);
+            case 1 -> -random.nextInt(100);
+            default -> random.nextInt(10_000);
+        };
+        final int intValue = switch (random.nextInt(3))
+        {
+            case 0 -> random.nextInt(10);
+            case 1 -> random.nextInt();
+            default -> random.nextInt(Integer.MAX_VALUE);
+        };
+        final byte[] bytes = new byte[random.nextInt(20)];
+        random.nextBytes(bytes);
+        switch (random.nextInt(11))
+        {
+            case 0 -> message.append(tag, intValue);
+            case 1 -> message.append(tag, random.nextLong());
+            case 2 -> message.append(tag, (char)random.nextInt(256));
+            case 3 -> message.append(tag, random.nextBoolean());
+            case 4 -> message.append(tag, new String(bytes, StandardCharsets.ISO_8859_1));
+            case 5 -> message.append(tag, bytes);
+            case 6 -> message.append(tag, new UnsafeBuffer(bytes), 0, bytes.length);
+            case 7 -> message.appendDecimal(tag, random.nextLong(-1_000_000_000L, 1_000_000_000L), random.nextInt(-2, 9));
+            case 8 -> message.appendTimestamp(tag, SENDING_TIME + random.nextLong(5_000_000_000L),
+                TimestampPrecision.values()[random.nextInt(TimestampPrecision.values().length)]);
+            case 9 -> message.appendRaw(new UnsafeBuffer(bytes), 0, bytes.length);
+            default ->
+            {
+                if (random.nextBoolean())
+                {
+                    message.appendHeader(tag, new String(bytes, StandardCharsets.ISO_8859_1));
+                }
+                else
+                {
+                    message.appendHeader(tag, new UnsafeBuffer(bytes), 0, bytes.length);
+                }
+            }
+        }
     }
 
     @Test

@@ -77,9 +77,10 @@ class RawBytesTest
                     final long limit = (long)Math.pow(10, width);
                     final int value = (int)Math.min(Integer.MAX_VALUE, n == 0 ? limit - 1 : n == 1 ? 0 : random.nextLong(limit));
                     out.setMemory(0, 64, (byte)'#');
-                    RawBytes.putDigitsInWord(null, out.addressOffset() + 8 + at, value, width);
+                    final int sum = RawBytes.putDigitsInWord(null, out.addressOffset() + 8 + at, value, width);
                     final String expected = "#".repeat(8 + at) + String.format("%0" + width + "d", value);
                     assertEquals(expected, out.getStringWithoutLengthAscii(0, 8 + at + width), "width " + width + " value " + value);
+                    assertEquals(Checksum.compute(out, 8 + at, width), sum & 0xFF, "the sum returned, for CheckSum");
                 }
             }
         }
