@@ -93,7 +93,7 @@ public final class MessageEncoder
     {
         final int start = bodyLength;
         bodyLength = putTag(body, bodyLength, tag);
-        if (value >= 0 && TagBytes.hasSum(tag))
+        if (value >= 0)
         {
             // one bounds check, and the digits in one word when the buffer has room for it: Agrona's putIntAscii
             // writes a digit per division and checks each byte, and an order's ClOrdID or quantity is six digits or more
@@ -105,8 +105,7 @@ public final class MessageEncoder
                 : RawBytes.putDigits(body.byteArray(), address, value, digits);
             RawBytes.putByte(body.byteArray(), address + digits, Fix.SOH);
             bodyLength += digits + 1;
-            bodySum += TagBytes.sum(tag) + digitsSum + Fix.SOH;
-            return this;
+            return bodyField(tag, start, digitsSum);
         }
         bodyLength += body.putIntAscii(bodyLength, value);
         body.putByte(bodyLength++, Fix.SOH);
@@ -126,12 +125,7 @@ public final class MessageEncoder
     {
         final int start = bodyLength;
         bodyLength = putCharField(body, bodyLength, tag, (byte)value);
-        if (TagBytes.hasSum(tag))
-        {
-            bodySum += TagBytes.sum(tag) + ((byte)value & 0xFF) + Fix.SOH;
-            return this;
-        }
-        return bodyFrom(start);
+        return bodyField(tag, start, (byte)value & 0xFF);
     }
 
     public MessageEncoder append(final int tag, final boolean value)
@@ -151,12 +145,7 @@ public final class MessageEncoder
             valueSum += b & 0xFF;
         }
         body.putByte(bodyLength++, Fix.SOH);
-        if (TagBytes.hasSum(tag))
-        {
-            bodySum += TagBytes.sum(tag) + valueSum + Fix.SOH;
-            return this;
-        }
-        return bodyFrom(start);
+        return bodyField(tag, start, valueSum);
     }
 
     public MessageEncoder append(final int tag, final byte[] value)
@@ -217,12 +206,7 @@ public final class MessageEncoder
         final TimestampCache timestamp = timestamps[precision.ordinal()];
         bodyLength += timestamp.encode(body, bodyLength, epochNanos);
         body.putByte(bodyLength++, Fix.SOH);
-        if (TagBytes.hasSum(tag))
-        {
-            bodySum += TagBytes.sum(tag) + timestamp.lastSum() + Fix.SOH;
-            return this;
-        }
-        return bodyFrom(start);
+        return bodyField(tag, start, timestamp.lastSum());
     }
 
     /** Copies complete {@code tag=value<SOH>} fields verbatim into the body. */
@@ -255,6 +239,20 @@ public final class MessageEncoder
         }
         header.putByte(headerLength++, Fix.SOH);
         return headerFrom(start);
+    }
+
+    /**
+     * Adds the field "tag=value<SOH>" appended to the body from {@code start} to its sum: the tag's from its table and
+     * {@code valueSum} from the append, or read back for a tag outside the table.
+     */
+    private MessageEncoder bodyField(final int tag, final int start, final int valueSum)
+    {
+        if (TagBytes.inTables(tag))
+        {
+            bodySum += TagBytes.sum(tag) + valueSum + Fix.SOH;
+            return this;
+        }
+        return bodyFrom(start);
     }
 
     /** Adds the bytes appended to the body since {@code start} to its sum, read back: for the less common fields. */
