@@ -92,40 +92,61 @@ public final class MessageEncoder
     public MessageEncoder append(final int tag, final int value)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        if (value >= 0)
+        try
         {
-            // one bounds check, and the digits in one word when the buffer has room for it: Agrona's putIntAscii
-            // writes a digit per division and checks each byte, and an order's ClOrdID or quantity is six digits or more
-            final int digits = Ascii.digits(value);
-            body.boundsCheck(bodyLength, digits + 1);
-            final long address = body.addressOffset() + bodyLength;
-            final int digitsSum = body.capacity() - bodyLength >= Long.BYTES
-                ? RawBytes.putDigitsInWord(body.byteArray(), address, value, digits)
-                : RawBytes.putDigits(body.byteArray(), address, value, digits);
-            RawBytes.putByte(body.byteArray(), address + digits, Fix.SOH);
-            bodyLength += digits + 1;
-            return bodyField(tag, start, digitsSum);
+            bodyLength = putTag(body, bodyLength, tag);
+            if (value >= 0)
+            {
+                // one bounds check, and the digits in one word when the buffer has room for it: Agrona's putIntAscii
+                // writes a digit per division and checks each byte, and an order's ClOrdID or quantity is six digits or more
+                final int digits = Ascii.digits(value);
+                body.boundsCheck(bodyLength, digits + 1);
+                final long address = body.addressOffset() + bodyLength;
+                final int digitsSum = body.capacity() - bodyLength >= Long.BYTES
+                    ? RawBytes.putDigitsInWord(body.byteArray(), address, value, digits)
+                    : RawBytes.putDigits(body.byteArray(), address, value, digits);
+                RawBytes.putByte(body.byteArray(), address + digits, Fix.SOH);
+                bodyLength += digits + 1;
+                return bodyField(tag, start, digitsSum);
+            }
+            bodyLength += body.putIntAscii(bodyLength, value);
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyFrom(start);
         }
-        bodyLength += body.putIntAscii(bodyLength, value);
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyFrom(start);
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder append(final int tag, final long value)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        bodyLength += body.putLongAscii(bodyLength, value);
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyFrom(start);
+        try
+        {
+            bodyLength = putTag(body, bodyLength, tag);
+            bodyLength += body.putLongAscii(bodyLength, value);
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyFrom(start);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder append(final int tag, final char value)
     {
         final int start = bodyLength;
-        bodyLength = putCharField(body, bodyLength, tag, (byte)value);
-        return bodyField(tag, start, (byte)value & 0xFF);
+        try
+        {
+            bodyLength = putCharField(body, bodyLength, tag, (byte)value);
+            return bodyField(tag, start, (byte)value & 0xFF);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder append(final int tag, final boolean value)
@@ -136,109 +157,188 @@ public final class MessageEncoder
     public MessageEncoder append(final int tag, final CharSequence value)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        int valueSum = 0;
-        for (int i = 0, n = value.length(); i < n; i++)
+        try
         {
-            final byte b = (byte)value.charAt(i);
-            body.putByte(bodyLength++, b);
-            valueSum += b & 0xFF;
+            bodyLength = putTag(body, bodyLength, tag);
+            int valueSum = 0;
+            for (int i = 0, n = value.length(); i < n; i++)
+            {
+                final byte b = (byte)value.charAt(i);
+                body.putByte(bodyLength++, b);
+                valueSum += b & 0xFF;
+            }
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyField(tag, start, valueSum);
         }
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyField(tag, start, valueSum);
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder append(final int tag, final byte[] value)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        body.putBytes(bodyLength, value);
-        bodyLength += value.length;
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyFrom(start);
+        try
+        {
+            bodyLength = putTag(body, bodyLength, tag);
+            body.putBytes(bodyLength, value);
+            bodyLength += value.length;
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyFrom(start);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder append(final int tag, final DirectBuffer src, final int offset, final int length)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        body.putBytes(bodyLength, src, offset, length);
-        bodyLength += length;
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyFrom(start);
+        src.boundsCheck(offset, length); // so that what the try below catches is this encoder's buffer being full
+        try
+        {
+            bodyLength = putField(body, bodyLength, tag, src, offset, length);
+            return bodyFrom(start);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     /** A decimal {@code mantissa * 10^-scale}, for Price and Qty fields, without floating point. */
     public MessageEncoder appendDecimal(final int tag, final long mantissa, final int scale)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        if (scale <= 0)
+        try
         {
-            bodyLength += body.putLongAscii(bodyLength, mantissa);
+            bodyLength = putTag(body, bodyLength, tag);
+            if (scale <= 0)
+            {
+                bodyLength += body.putLongAscii(bodyLength, mantissa);
+            }
+            else
+            {
+                long abs = Math.abs(mantissa);
+                if (mantissa < 0)
+                {
+                    body.putByte(bodyLength++, (byte)'-');
+                }
+                long divisor = 1;
+                for (int i = 0; i < scale; i++)
+                {
+                    divisor *= 10;
+                }
+                bodyLength += body.putLongAscii(bodyLength, abs / divisor);
+                body.putByte(bodyLength++, (byte)'.');
+                // the fraction has up to 18 digits: casting it to int garbled every scale above 9
+                Ascii.putPadded(body, bodyLength, abs % divisor, scale);
+                bodyLength += scale;
+            }
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyFrom(start);
         }
-        else
+        catch (final IndexOutOfBoundsException ex)
         {
-            long abs = Math.abs(mantissa);
-            if (mantissa < 0)
-            {
-                body.putByte(bodyLength++, (byte)'-');
-            }
-            long divisor = 1;
-            for (int i = 0; i < scale; i++)
-            {
-                divisor *= 10;
-            }
-            bodyLength += body.putLongAscii(bodyLength, abs / divisor);
-            body.putByte(bodyLength++, (byte)'.');
-            // the fraction has up to 18 digits: casting it to int garbled every scale above 9
-            Ascii.putPadded(body, bodyLength, abs % divisor, scale);
-            bodyLength += scale;
+            throw bodyFull(start, tag, ex);
         }
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyFrom(start);
     }
 
     public MessageEncoder appendTimestamp(final int tag, final long epochNanos, final TimestampPrecision precision)
     {
         final int start = bodyLength;
-        bodyLength = putTag(body, bodyLength, tag);
-        final TimestampCache timestamp = timestamps[precision.ordinal()];
-        bodyLength += timestamp.encode(body, bodyLength, epochNanos);
-        body.putByte(bodyLength++, Fix.SOH);
-        return bodyField(tag, start, timestamp.lastSum());
+        try
+        {
+            bodyLength = putTag(body, bodyLength, tag);
+            final TimestampCache timestamp = timestamps[precision.ordinal()];
+            bodyLength += timestamp.encode(body, bodyLength, epochNanos);
+            body.putByte(bodyLength++, Fix.SOH);
+            return bodyField(tag, start, timestamp.lastSum());
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, tag, ex);
+        }
     }
 
     /** Copies complete {@code tag=value<SOH>} fields verbatim into the body. */
     public MessageEncoder appendRaw(final DirectBuffer src, final int offset, final int length)
     {
         final int start = bodyLength;
-        body.putBytes(bodyLength, src, offset, length);
-        bodyLength += length;
-        return bodyFrom(start);
+        src.boundsCheck(offset, length); // so that what the try below catches is this encoder's buffer being full
+        try
+        {
+            body.putBytes(bodyLength, src, offset, length);
+            bodyLength += length;
+            return bodyFrom(start);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw bodyFull(start, -1, ex);
+        }
     }
 
     /** An extra header field, written by the session right after the standard header. */
     public MessageEncoder appendHeader(final int tag, final DirectBuffer src, final int offset, final int length)
     {
         final int start = headerLength;
-        headerLength = putTag(header, headerLength, tag);
-        header.putBytes(headerLength, src, offset, length);
-        headerLength += length;
-        header.putByte(headerLength++, Fix.SOH);
-        return headerFrom(start);
+        src.boundsCheck(offset, length); // so that what the try below catches is this encoder's buffer being full
+        try
+        {
+            headerLength = putField(header, headerLength, tag, src, offset, length);
+            return headerFrom(start);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw headerFull(start, tag, ex);
+        }
     }
 
     public MessageEncoder appendHeader(final int tag, final CharSequence value)
     {
         final int start = headerLength;
-        headerLength = putTag(header, headerLength, tag);
-        for (int i = 0, n = value.length(); i < n; i++)
+        try
         {
-            header.putByte(headerLength++, (byte)value.charAt(i));
+            headerLength = putTag(header, headerLength, tag);
+            for (int i = 0, n = value.length(); i < n; i++)
+            {
+                header.putByte(headerLength++, (byte)value.charAt(i));
+            }
+            header.putByte(headerLength++, Fix.SOH);
+            return headerFrom(start);
         }
-        header.putByte(headerLength++, Fix.SOH);
-        return headerFrom(start);
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw headerFull(start, tag, ex);
+        }
+    }
+
+    /**
+     * A field that does not fit: the body is left as it was before the append (length and sum), so what was built
+     * is still a whole message, and the error says which field and how much room there was.
+     */
+    private IndexOutOfBoundsException bodyFull(final int start, final int tag, final IndexOutOfBoundsException cause)
+    {
+        bodyLength = start;
+        return full("body", start, body.capacity(), tag, cause);
+    }
+
+    private IndexOutOfBoundsException headerFull(final int start, final int tag, final IndexOutOfBoundsException cause)
+    {
+        headerLength = start;
+        return full("extra header", start, header.capacity(), tag, cause);
+    }
+
+    private static IndexOutOfBoundsException full(final String part, final int used, final int capacity, final int tag,
+        final IndexOutOfBoundsException cause)
+    {
+        final IndexOutOfBoundsException full = new IndexOutOfBoundsException((tag < 0 ? "the raw fields" : "field " + tag) +
+            " do" + (tag < 0 ? "" : "es") + " not fit in the message's " + part + ": " + used + " of its " + capacity +
+            " bytes are used; the encoder is as it was before this append (a larger MessageEncoder(capacity) holds more)");
+        full.initCause(cause);
+        return full;
     }
 
     /**
@@ -327,6 +427,16 @@ public final class MessageEncoder
         final int p = position + buffer.putIntAscii(position, tag);
         buffer.putByte(p, Fix.EQUALS);
         return p + 1;
+    }
+
+    /** "tag=value<SOH>" with the value copied from {@code src}; returns the position after it. */
+    private static int putField(final UnsafeBuffer buffer, final int position, final int tag, final DirectBuffer src,
+        final int offset, final int length)
+    {
+        final int valueStart = putTag(buffer, position, tag);
+        buffer.putBytes(valueStart, src, offset, length);
+        buffer.putByte(valueStart + length, Fix.SOH);
+        return valueStart + length + 1;
     }
 
     /** A one-character field, "tag=c<SOH>", in one store when the tag is short and the buffer has room. */

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -142,6 +143,7 @@ class MessageEncoderTest
         final SplittableRandom random = new SplittableRandom(7);
         final UnsafeBuffer parts = new UnsafeBuffer(new byte[4096]);
         final UnsafeBuffer orig = FixFrame.buffer("20240228-10:00:00.123");
+        int fieldsThatDidNotFit = 0;
         for (int round = 0; round < 20_000; round++)
         {
             final MessageEncoder message = new MessageEncoder(64 + random.nextInt(256));
@@ -153,16 +155,20 @@ class MessageEncoderTest
             {
                 message.reset((char)('0' + random.nextInt(75)));
             }
-            try
+            for (int fields = random.nextInt(12); fields > 0; fields--)
             {
-                for (int fields = random.nextInt(12); fields > 0; fields--)
+                final String before = state(message);
+                try
                 {
                     appendRandomField(message, random);
                 }
-            }
-            catch (final IndexOutOfBoundsException full)
-            {
-                continue; // the body buffer is full: that message cannot be built
+                catch (final IndexOutOfBoundsException full)
+                {
+                    // the field did not fit: the encoder is as it was, and what it holds is framed below as it is
+                    assertEquals(before, state(message), full.getMessage());
+                    assertTrue(full.getMessage().contains("not fit in the message's"), full.getMessage());
+                    fieldsThatDidNotFit++;
+                }
             }
             assertEquals(Checksum.compute(message.body(), 0, message.bodyLength()), message.bodySum() & 0xFF, "body sum");
             assertEquals(Checksum.compute(message.extraHeader(), 0, message.extraHeaderLength()),
@@ -180,6 +186,15 @@ class MessageEncoderTest
                 orig, 0, origLength, message.extraHeader(), message.extraHeaderLength(), message.body(), message.bodyLength()));
             assertEquals(out.getStringWithoutLengthAscii(3, length), parts.getStringWithoutLengthAscii(3, length));
         }
+        assertTrue(fieldsThatDidNotFit > 1000, "fields that did not fit: " + fieldsThatDidNotFit);
+    }
+
+    /** What a failed append must leave as it was: lengths, sums and bytes of the body and the extra header. */
+    private static String state(final MessageEncoder message)
+    {
+        return message.bodyLength() + "/" + message.bodySum() + "/" + message.extraHeaderLength() + "/" + message.extraHeaderSum()
+            + "/" + message.body().getStringWithoutLengthAscii(0, message.bodyLength())
+            + "/" + message.extraHeader().getStringWithoutLengthAscii(0, message.extraHeaderLength());
     }
 
     private static void appendRandomField(final MessageEncoder message, final SplittableRandom random)
@@ -256,6 +271,27 @@ class MessageEncoderTest
         encoder.reset(type, 1, 2);
         assertEquals("AE", write(1).msgType());
         assertEquals(0, encoder.msgTypeChar());
+    }
+
+    @Test
+    void aFieldThatDoesNotFitIsRefusedWithItsTagAndTheMessageBuiltSoFarIsKept()
+    {
+        final MessageEncoder small = new MessageEncoder(24);
+        small.reset('D').append(11, "ORDER-1").append(54, '1');
+
+        final IndexOutOfBoundsException full = assertThrows(IndexOutOfBoundsException.class, () -> small.append(58, "a text too long"));
+        assertEquals("field 58 does not fit in the message's body: 16 of its 24 bytes are used; the encoder is as it was before"
+            + " this append (a larger MessageEncoder(capacity) holds more)", full.getMessage());
+        // a source out of its own bounds is that source's error, not a full encoder
+        final IndexOutOfBoundsException badSource = assertThrows(IndexOutOfBoundsException.class,
+            () -> small.appendRaw(FixFrame.buffer("1=x|"), 2, 4));
+        assertFalse(badSource.getMessage().contains("not fit"), badSource.getMessage());
+
+        final FixFrame sent = FixFrame.parse(out.getStringWithoutLengthAscii(0, writer.write(out, 0, small, 3, SENDING_TIME, false,
+            null, 0, 0))).assertWellFormed();
+        assertEquals("11=ORDER-1|54=1|", sent.body());
+        assertEquals("11=ORDER-1|54=1|40=2|", FixFrame.parse(out.getStringWithoutLengthAscii(0, writer.write(out, 0,
+            small.append(40, '2'), 4, SENDING_TIME, false, null, 0, 0))).assertWellFormed().body());
     }
 
     @Test
