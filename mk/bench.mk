@@ -1,6 +1,8 @@
 # Benchmark runners (bench-runner/): a campaign of server and client processes over loopback.
 #   make bench PROFILE=quick|full [CAMPAIGN=name] [SCENARIOS="rtt-echo throughput"] [PRODUCTS="fixlab raw-socket"]
-#              [REPETITIONS=n] [LAUNCHER="onload --profile=latency"] [VERSIONS="0.1.0 HEAD"]
+#              [CONFIGS="optimized busy-spin"] [REPETITIONS=n] [LAUNCHER="onload --profile=latency"] [VERSIONS="0.1.0 HEAD"]
+# CONFIGS keeps only those configurations' runs: to repeat one comparison many times (REPETITIONS=20), which a
+# noisy machine needs before a ratio of a few percent can be told from its noise.
 # VERSIONS measures several versions of the engine side by side in one campaign: each is a release of
 # data/releases.csv, a commit or HEAD ("0.2.0=HEAD" names it), built once per commit by
 # bench-runner/bin/engine-versions; the same ref twice is an A/A campaign.
@@ -10,16 +12,17 @@ PROFILE ?= quick
 CAMPAIGN ?=
 SCENARIOS ?=
 PRODUCTS ?=
+CONFIGS ?=
 REPETITIONS ?= 0
 LAUNCHER ?=
 VERSIONS ?=
 
 .PHONY: bench
 
-bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= VERSIONS= REPETITIONS= CAMPAIGN=
+bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= CONFIGS= VERSIONS= REPETITIONS= CAMPAIGN=
 	cd $(ROOT) && versions="$$(bench-runner/bin/engine-versions $(VERSIONS))" && \
 	bench-runner/bin/runBenchCampaign --profile "$(PROFILE)" --campaign "$(CAMPAIGN)" \
-		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \
+		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --configurations "$(CONFIGS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \
 		--versions "$$versions"
 
 # CPU flame graphs (async-profiler, the Linux agent Maven Central ships as tools.profiler:async-profiler,

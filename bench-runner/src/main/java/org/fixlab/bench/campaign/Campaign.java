@@ -43,6 +43,7 @@ public final class Campaign
         List<Scenario> scenarios = Arrays.asList(Scenario.values());
         List<Product> products = Products.ALL;
         List<EngineVersion> versions = List.of();
+        List<String> configurations = List.of();
         for (int i = 0; i < args.length; i++)
         {
             final String key = args[i];
@@ -62,8 +63,9 @@ public final class Campaign
                 case "--scenarios" -> scenarios = value.isBlank() ? scenarios : split(value).stream().map(Scenario::of).toList();
                 case "--products" -> products = value.isBlank() ? products : split(value).stream().map(Product::of).toList();
                 case "--versions" -> versions = EngineVersion.parse(value);
+                case "--configurations" -> configurations = split(value);
                 default -> throw new BenchException("unknown campaign argument '" + key + "' (known: --profile, --campaign, --scenarios, "
-                    + "--products, --versions, --repetitions, --out, --port-base, --launcher)");
+                    + "--products, --configurations, --versions, --repetitions, --out, --port-base, --launcher)");
             }
         }
         if (!Files.isExecutable(Path.of(Script.PATH)))
@@ -72,7 +74,7 @@ public final class Campaign
         }
         final String name = campaign != null ? campaign
             : DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmm'Z'").format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + profile;
-        final List<Plan.Run> runs = Plan.build(profile, scenarios, products, repetitions, versions,
+        final List<Plan.Run> runs = Plan.build(profile, scenarios, products, repetitions, versions, configurations,
             skipped -> System.out.println("skipped: " + skipped));
         System.out.printf("campaign %s: %d runs (profile %s), output %s/%s%n", name, runs.size(), profile, out, name);
         versions.forEach(v -> System.out.printf("  engine %s: commit %s, %s%n", v.label(), v.commit(), v.jar()));

@@ -62,16 +62,20 @@ final class Plan
 
     static List<Run> build(final String profile, final List<Scenario> scenarios, final List<Product> products, final int repetitionsOverride)
     {
-        return build(profile, scenarios, products, repetitionsOverride, List.of(), skipped -> { });
+        return build(profile, scenarios, products, repetitionsOverride, List.of(), List.of(), skipped -> { });
     }
 
     /**
      * With several engine versions, each run of the product under test is made once per version, the versions
      * next to each other (A B, then B A in the next repetition, so neither always goes first), beside the other
      * products. A configuration a version did not have at its commit is skipped and reported.
+     *
+     * <p>{@code configurations} keeps only the runs of those configurations (all when empty): to repeat one
+     * comparison many times, fixlab optimized against the raw socket's busy-spin say, without the other
+     * configurations' runs in between. A name that none of the products has in these scenarios is refused.
      */
     static List<Run> build(final String profile, final List<Scenario> scenarios, final List<Product> products, final int repetitionsOverride,
-        final List<EngineVersion> versions, final java.util.function.Consumer<String> skipped)
+        final List<EngineVersion> versions, final List<String> configurations, final java.util.function.Consumer<String> skipped)
     {
         final boolean full = switch (profile)
         {
@@ -80,6 +84,7 @@ final class Plan
             default -> throw new BenchException("unknown PROFILE '" + profile + "' (expected quick or full)");
         };
         final int repetitions = repetitionsOverride > 0 ? repetitionsOverride : full ? 3 : 1;
+        checkConfigurations(configurations, scenarios, products, full);
         final List<Run> runs = new ArrayList<>();
         for (int r = 1; r <= repetitions; r++)
         {
@@ -103,11 +108,17 @@ final class Plan
                             }
                             continue;
                         }
-                        final List<String> configs = product.configurations(scenario, full);
+                        final List<String> all = product.configurations(scenario, full);
+                        final List<String> configs = configurations.isEmpty() ? all
+                            : all.stream().filter(configurations::contains).toList();
                         if (configs.isEmpty() && r == 1 && modes(scenario).get(0).equals(mode))
                         {
-                            skipped.accept(product.id() + " has no " + scenario.id() + " configuration a campaign runs on a machine of "
-                                + Runtime.getRuntime().availableProcessors() + " cores (see its adapter): its " + scenario.id() + " runs are skipped");
+                            skipped.accept(all.isEmpty()
+                                ? product.id() + " has no " + scenario.id() + " configuration a campaign runs on a machine of "
+                                    + Runtime.getRuntime().availableProcessors() + " cores (see its adapter): its " + scenario.id()
+                                    + " runs are skipped"
+                                : product.id() + " has none of the configurations " + configurations + " in " + scenario.id()
+                                    + " (it has " + all + "): its " + scenario.id() + " runs are skipped");
                         }
                         for (final String config : configs)
                         {
@@ -140,6 +151,31 @@ final class Plan
             }
         }
         return full ? withinSampleBudget(runs) : runs;
+    }
+
+    /** Refuses a configuration that no product of the campaign has in its scenarios: a typo would run nothing. */
+    private static void checkConfigurations(final List<String> configurations, final List<Scenario> scenarios,
+        final List<Product> products, final boolean full)
+    {
+        final java.util.Set<String> known = new java.util.TreeSet<>();
+        for (final Product product : products)
+        {
+            for (final Scenario scenario : scenarios)
+            {
+                if (product.plays(scenario))
+                {
+                    known.addAll(product.configurations(scenario, full));
+                }
+            }
+        }
+        for (final String configuration : configurations)
+        {
+            if (!known.contains(configuration))
+            {
+                throw new BenchException("unknown configuration '" + configuration + "': the campaign's products have " + known
+                    + " in its scenarios");
+            }
+        }
     }
 
     /** The measured messages of each latency run: the full count, or fewer (in thousands) if the budget says so. */

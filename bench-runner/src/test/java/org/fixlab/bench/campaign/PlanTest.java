@@ -1,6 +1,7 @@
 package org.fixlab.bench.campaign;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Product;
 import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
@@ -89,7 +91,7 @@ class PlanTest
         final EngineVersion previous = version(dir, "0.1.0", "balanced", "optimized", "optimized-file", "optimized-mmap");
         final EngineVersion next = version(dir, "0.2.0", "balanced", "balanced-nolog", "optimized", "optimized-file", "optimized-mmap",
             "optimized-tls");
-        final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, Products.ALL, 0, List.of(previous, next), skipped -> { });
+        final List<Plan.Run> runs = Plan.build("full", ALL_SCENARIOS, Products.ALL, 0, List.of(previous, next), List.of(), skipped -> { });
         final List<Plan.Run> latencyRuns = runs.stream().filter(run -> run.scenario() != Scenario.THROUGHPUT).toList();
 
         final long samples = latencyRuns.stream().mapToLong(Plan.Run::messages).sum();
@@ -116,7 +118,7 @@ class PlanTest
         final EngineVersion b = version(dir, "0.2.0", "balanced", "balanced-nolog", "optimized", "optimized-tls");
         final List<String> skipped = new ArrayList<>();
         final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.THROUGHPUT), List.of(Product.of("fixlab"), Product.of("raw-socket")),
-            2, List.of(a, b), skipped::add);
+            2, List.of(a, b), List.of(), skipped::add);
 
         final List<String> order = runs.stream()
             .map(run -> run.repetition() + " " + run.product().id() + (run.engine() == null ? "" : " " + run.engine().label()) + "/" + run.config())
@@ -130,13 +132,44 @@ class PlanTest
             skipped);
         skipped.clear();
 
-        final List<Plan.Run> rtt = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab")), 1, List.of(a, b), skipped::add);
+        final List<Plan.Run> rtt = Plan.build("full", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab")), 1, List.of(a, b), List.of(), skipped::add);
         assertTrue(rtt.stream().noneMatch(run -> run.engine() == a && run.config().equals("optimized-tls")));
         assertEquals(2, rtt.stream().filter(run -> run.config().equals("optimized-tls")).count());
         assertEquals(4, skipped.size(), "one note per mode for each configuration 0.1.0 lacks: " + skipped);
     }
 
     /** A product that cannot run a scenario on this machine (Artio's throughput on fewer than 6 cores) is left out of it, and said so once. */
+    @Test
+    void chosenConfigurationsAloneAreRunInterleavedSoOneComparisonCanBeRepeatedManyTimes()
+    {
+        final List<String> skipped = new ArrayList<>();
+        final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.RTT_ECHO, Scenario.THROUGHPUT),
+            List.of(Product.of("fixlab"), Product.of("raw-socket")), 20, List.of(), List.of("optimized", "busy-spin"), skipped::add);
+
+        assertEquals(20 * 3 * 2, runs.size(), "20 repetitions of paced, closed-loop and stream, for the two configurations");
+        assertEquals(List.of("fixlab/optimized", "raw-socket/busy-spin"), runs.stream()
+            .map(run -> run.product().id() + "/" + run.config()).distinct().sorted().toList());
+        // each repetition holds both products of each mode next to each other, before the next repetition starts
+        for (int i = 0; i < runs.size(); i += 2)
+        {
+            assertEquals(runs.get(i).repetition(), runs.get(i + 1).repetition());
+            assertEquals(runs.get(i).mode(), runs.get(i + 1).mode());
+            assertEquals(List.of("fixlab", "raw-socket"), List.of(runs.get(i).product().id(), runs.get(i + 1).product().id()));
+        }
+        assertEquals(List.of(), skipped);
+
+        final List<Plan.Run> fixlabOnly = Plan.build("quick", List.of(Scenario.RTT_ECHO), List.of(Product.of("fixlab"),
+            Product.of("raw-socket")), 2, List.of(), List.of("optimized"), skipped::add);
+        assertTrue(fixlabOnly.stream().allMatch(run -> run.config().equals("optimized")));
+        assertEquals(List.of("raw-socket has none of the configurations [optimized] in rtt-echo (it has [busy-spin]): its rtt-echo runs are"
+            + " skipped"), skipped);
+
+        final BenchException typo = assertThrows(BenchException.class, () -> Plan.build("quick", List.of(Scenario.RTT_ECHO),
+            List.of(Product.of("fixlab"), Product.of("raw-socket")), 1, List.of(), List.of("optimised"), s -> { }));
+        assertTrue(typo.getMessage().startsWith("unknown configuration 'optimised': the campaign's products have ["), typo.getMessage());
+        assertTrue(typo.getMessage().contains("busy-spin") && typo.getMessage().contains("optimized"), typo.getMessage());
+    }
+
     @Test
     void aScenarioAProductHasNoConfigurationForIsSkippedAndReported()
     {
@@ -180,7 +213,7 @@ class PlanTest
         };
         final List<String> skipped = new ArrayList<>();
         final List<Plan.Run> runs = Plan.build("full", List.of(Scenario.RTT_ECHO, Scenario.THROUGHPUT), List.of(partial, Product.of("raw-socket")), 3,
-            List.of(), skipped::add);
+            List.of(), List.of(), skipped::add);
         assertTrue(runs.stream().noneMatch(run -> run.scenario() == Scenario.THROUGHPUT && run.product() == partial), "no throughput runs for it");
         assertEquals(6, runs.stream().filter(run -> run.scenario() == Scenario.RTT_ECHO && run.product() == partial).count(), "2 modes x 3 repetitions");
         assertEquals(3, runs.stream().filter(run -> run.scenario() == Scenario.THROUGHPUT).count(), "the raw socket's throughput runs stay");
