@@ -15,6 +15,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class MessageEncoder
 {
+    /** In place of a tag in the error of an {@link #appendRaw} that does not fit (a negative tag is still a tag). */
+    private static final int RAW_FIELDS = Integer.MIN_VALUE;
+
     private final UnsafeBuffer body;
     private final UnsafeBuffer header;
     /** One per precision: consecutive timestamps share their date and time up to the second. */
@@ -276,7 +279,7 @@ public final class MessageEncoder
         }
         catch (final IndexOutOfBoundsException ex)
         {
-            throw bodyFull(start, -1, ex);
+            throw bodyFull(start, RAW_FIELDS, ex);
         }
     }
 
@@ -334,8 +337,8 @@ public final class MessageEncoder
     private static IndexOutOfBoundsException full(final String part, final int used, final int capacity, final int tag,
         final IndexOutOfBoundsException cause)
     {
-        final IndexOutOfBoundsException full = new IndexOutOfBoundsException((tag < 0 ? "the raw fields" : "field " + tag) +
-            " do" + (tag < 0 ? "" : "es") + " not fit in the message's " + part + ": " + used + " of its " + capacity +
+        final IndexOutOfBoundsException full = new IndexOutOfBoundsException((tag == RAW_FIELDS ? "the raw fields" : "field " + tag) +
+            " do" + (tag == RAW_FIELDS ? "" : "es") + " not fit in the message's " + part + ": " + used + " of its " + capacity +
             " bytes are used; the encoder is as it was before this append (a larger MessageEncoder(capacity) holds more)");
         full.initCause(cause);
         return full;

@@ -282,6 +282,9 @@ class MessageEncoderTest
         final IndexOutOfBoundsException full = assertThrows(IndexOutOfBoundsException.class, () -> small.append(58, "a text too long"));
         assertEquals("field 58 does not fit in the message's body: 16 of its 24 bytes are used; the encoder is as it was before"
             + " this append (a larger MessageEncoder(capacity) holds more)", full.getMessage());
+        final IndexOutOfBoundsException rawFull = assertThrows(IndexOutOfBoundsException.class,
+            () -> small.appendRaw(FixFrame.buffer("58=a text too long|"), 0, 19));
+        assertTrue(rawFull.getMessage().startsWith("the raw fields do not fit in the message's body: 16 of its 24"), rawFull.getMessage());
         // a source out of its own bounds is that source's error, not a full encoder
         final IndexOutOfBoundsException badSource = assertThrows(IndexOutOfBoundsException.class,
             () -> small.appendRaw(FixFrame.buffer("1=x|"), 2, 4));
