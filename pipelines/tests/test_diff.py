@@ -86,6 +86,45 @@ def test_a_side_spanning_campaigns_is_refused(con) -> None:
         diff.compare(con, diff.parse_side(con, "product=quickfixj"), diff.parse_side(con, "product=fixlab"))
 
 
+def test_paired_diff_pairs_repetitions_of_one_campaign(con, loaded: Path, capsys) -> None:
+    balanced = diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=balanced")
+    optimized = diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=optimized")
+    frame = diff.compare(con, balanced, optimized, paired=True)
+    # the sample campaign has three repetitions: paired, that is too few for a verdict, and it says so
+    assert set(frame.verdict) == {"inconclusive"}
+    assert set(frame.reason) == {f"3 steady pairs, {diff.MIN_PAIRS} needed"}
+    assert cli.main(["diff", "--db", str(loaded), "--paired", f"campaign={HEAD_CAMPAIGN},configuration=balanced",
+                     f"campaign={HEAD_CAMPAIGN},configuration=optimized"]) == 0
+    assert "3 steady pairs, 5 needed" in capsys.readouterr().out
+
+
+def test_paired_diff_refuses_two_campaigns(con) -> None:
+    with pytest.raises(UsageError, match="one campaign repetition by repetition"):
+        diff.compare(con, diff.parse_side(con, BASE_CAMPAIGN), diff.parse_side(con, HEAD_CAMPAIGN), paired=True)
+
+
+def _runs(values: dict[int, tuple[float, bool]]) -> pd.DataFrame:
+    return pd.DataFrame([{"campaign": "c", "repetition": r, "value": v, "steady": steady}
+                         for r, (v, steady) in values.items()])
+
+
+def test_pairs_are_the_repetitions_steady_on_both_sides_in_order() -> None:
+    base = _runs({3: (30.0, True), 1: (10.0, True), 2: (20.0, False), 4: (40.0, True)})
+    head = _runs({1: (11.0, True), 2: (22.0, True), 3: (33.0, True), 5: (55.0, True)})
+    b, h = diff.steady_values(base, head, paired=True)
+    assert b.tolist() == [10.0, 30.0] and h.tolist() == [11.0, 33.0]
+    # unpaired, each side keeps its own steady runs
+    b, h = diff.steady_values(base, head, paired=False)
+    assert sorted(b.tolist()) == [10.0, 30.0, 40.0] and sorted(h.tolist()) == [11.0, 22.0, 33.0, 55.0]
+
+
+def test_a_side_with_two_runs_of_a_repetition_cannot_be_paired() -> None:
+    twice = pd.concat([_runs({1: (10.0, True)}), _runs({1: (12.0, True)})])
+    with pytest.raises(UsageError, match="several runs of repetition 1"):
+        diff._check_pairable(diff.Side("a", {}), diff.Side("b", {}),
+                             [(("rtt-echo", "paced", "p50_ns"), twice, _runs({1: (11.0, True)}))])
+
+
 def test_unknown_side_is_refused(con) -> None:
     with pytest.raises(UsageError, match="neither a release"):
         diff.parse_side(con, "9.9.9")

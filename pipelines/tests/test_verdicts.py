@@ -79,3 +79,54 @@ def test_more_repetitions_resolve_smaller_changes_at_this_machines_noise() -> No
     assert _power(0.09, 0.20, 10) >= 0.70
     assert _power(0.09, 0.20, 20) >= 0.95
     assert _power(0.09, 0.10, 20) >= 0.30
+
+
+# Paired verdicts (`fixlab diff --paired`): repetition r of one side against repetition r of the
+# other. A repetition's runs share what the machine did meanwhile (a drift common to both, here
+# as large as the noise of each run and more), which pairing must cancel without letting noise
+# through as a verdict.
+
+def _paired_draw(rng: np.random.Generator, noise: float, drift: float, heavy: bool, pairs: int,
+                 series: int, change: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    common = drift * rng.standard_normal((series, pairs))
+    base = 100 * np.exp(common) * _draw(rng, noise, heavy, pairs, series)
+    head = 100 * (1 + change) * np.exp(common) * _draw(rng, noise, heavy, pairs, series)
+    return base, head
+
+
+def _paired_verdicts(base: np.ndarray, head: np.ndarray) -> list[str]:
+    floor = float(np.median([diff.paired_noise(b, h) for b, h in zip(base, head, strict=True)]))
+    return [diff.verdict("p50_ns", diff.paired_evidence(b, h, floor), 5.0) for b, h in zip(base, head, strict=True)]
+
+
+@pytest.mark.parametrize("pairs", [diff.MIN_PAIRS, 20])
+@pytest.mark.parametrize("noise", [0.05, 0.15])
+@pytest.mark.parametrize("drift", [0.0, 0.2])
+@pytest.mark.parametrize("heavy", [False, True])
+def test_paired_no_change_rarely_gets_a_verdict(pairs: int, noise: float, drift: float, heavy: bool) -> None:
+    rng = np.random.default_rng(int(noise * 1000) + int(drift * 10) + heavy + pairs)
+    verdicts = _paired_verdicts(*_paired_draw(rng, noise, drift, heavy, pairs, SERIES))
+    false = sum(v in ("faster", "slower") for v in verdicts)
+    assert false / SERIES <= 0.001, f"{false} false verdicts in {SERIES} series"
+    if diff.Z_NO_CHANGE * noise * np.sqrt(2 / pairs) > np.log1p(0.05):
+        assert verdicts.count("no change") == 0, "a noisy series must not be called unchanged"
+
+
+def test_pairing_resolves_a_change_that_a_drift_hides_from_the_unpaired_verdict() -> None:
+    """20 repetitions, each run 5% noisy, the repetitions drifting by 20% together: a 10% change."""
+    rng = np.random.default_rng(3)
+    base, head = _paired_draw(rng, 0.05, 0.2, False, 20, 4_000, change=0.10)
+    paired = _paired_verdicts(base, head)
+    assert paired.count("slower") / 4_000 >= 0.9
+    assert paired.count("faster") == 0
+    assert _verdicts(base, head).count("slower") / 4_000 <= 0.1
+
+
+def test_the_signed_rank_p_value_is_exact() -> None:
+    # five pairs all leaning one way: 1 assignment of signs in 2^5
+    assert diff.signed_rank_p_value(np.array([0.1, 0.2, 0.3, 0.4, 0.5]), True) == 1 / 32
+    assert diff.signed_rank_p_value(np.array([0.1, 0.2, 0.3, 0.4, 0.5]), False) == 1.0
+    # one pair against: W+ = 2+3+4+5 = 14 or more in 2 of 32 (all positive, or only rank 1 negative)
+    assert diff.signed_rank_p_value(np.array([-0.1, 0.2, 0.3, 0.4, 0.5]), True) == 2 / 32
+    # ties share their mean rank; a zero difference is dropped
+    assert diff.signed_rank_p_value(np.array([0.2, 0.2, 0.0, 0.3]), True) == 1 / 8

@@ -73,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--min-effect", type=float, default=5.0, help="smallest change in %% that counts")
     c.add_argument("--allow-different-hardware", action="store_true",
                    help="compare anyway, flagging every row, when the hardware differs")
+    c.add_argument("--paired", action="store_true",
+                   help="compare repetition r of BASE with repetition r of HEAD (both in one campaign, run side by "
+                        "side): what the machine did in a repetition cancels out; needs 5 steady pairs")
     c.add_argument("--format", choices=report.FORMATS, default="table")
 
     c = command("add-version", _add_version, "record a release and ingest the campaign that measured it")
@@ -133,7 +136,7 @@ def _diff(args: argparse.Namespace) -> int:
     con = db.connect(args.db, read_only=True)
     base, head = diff.parse_sides(con, args.base, args.head)
     statistics = tuple(s.strip() for s in args.statistics.split(",") if s.strip())
-    frame = diff.compare(con, base, head, args.metric, statistics, args.min_effect)
+    frame = diff.compare(con, base, head, args.metric, statistics, args.min_effect, args.paired)
     banner = ""
     if frame["hardware_differs"].any():
         lines = [f"  {side.label}: {fp}" for side in (base, head) for fp in diff.hardware_of(con, side)]

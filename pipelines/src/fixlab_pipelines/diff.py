@@ -19,6 +19,13 @@ Verdicts, per series and statistic, from the steady repetitions only (fixlab_pip
 - no change: the change's interval (Z_NO_CHANGE standard errors either side) lies inside
   the minimum effect: measured, and unchanged.
 
+With `--paired` (both sides in one campaign, whose repetitions run the products and versions
+side by side, as `make bench` does), repetition r of one side is compared with repetition r of
+the other: the change is the mean of the pairs' log ratios, its noise their spread, and the rank
+test an exact one-sided Wilcoxon signed-rank test (at least MIN_PAIRS steady pairs). What the
+machine did to both runs of a repetition (on a VM, where the host had put its two CPUs) then
+cancels out instead of counting as noise.
+
 The noise of a series is the pooled standard deviation of the log of its repetitions'
 figures, but never less than the median of that over every series of the comparison for
 the same statistic (a campaign-wide floor: two or three repetitions can agree by chance,
@@ -46,8 +53,14 @@ HIGHER_IS_BETTER = {"messages_per_second"}
 DEFAULT_STATISTICS = ("mean_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "messages_per_second")
 MIN_REPETITIONS = 3     # steady repetitions a side before any verdict
 Z_VERDICT = 3.5         # standard errors a faster/slower change must exceed
+Z_PAIRED = 4.0          # the same for paired verdicts, whose noise comes from n - 1 pairs, not 2n - 2 runs
+# Student's t at 97.5% by degrees of freedom (the largest listed at or below a count is used: never
+# narrower than the truth): a paired "no change" needs it, the few pairs' spread being a poor guess of the noise
+T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
+         12: 2.18, 15: 2.13, 20: 2.09, 30: 2.04}
 Z_NO_CHANGE = 2.0       # standard errors either side of a change that must fit the minimum effect
 RANK_LEVEL = 0.05       # one-sided Mann-Whitney level: 1/20, the chance of full separation at 3 against 3
+MIN_PAIRS = 5           # steady pairs before a paired verdict: below, the signed-rank test cannot reach RANK_LEVEL
 VERDICTS = ("faster", "slower", "no change", "inconclusive")
 
 
@@ -134,7 +147,9 @@ class Evidence:
     """What a verdict rests on: log-scale change, its standard error, and the rank test."""
     change: float          # log(head / base), from the means of the log figures
     standard_error: float  # noise * sqrt(1/n_base + 1/n_head)
-    rank_p: float          # one-sided Mann-Whitney p-value in the direction of the change
+    rank_p: float          # one-sided rank test p-value in the direction of the change
+    z_verdict: float = Z_VERDICT  # standard errors a verdict needs (and the interval shows)
+    z_no_change: float = Z_NO_CHANGE  # standard errors either side of a change that must fit the minimum effect
 
     @property
     def ranked(self) -> bool:
@@ -181,6 +196,66 @@ def _u_counts(n: int, m: int) -> tuple[int, ...]:
     return tuple(table[(n, m)])
 
 
+def paired_evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0) -> Evidence:
+    """base[i] and head[i] ran in the same repetition: the change is the mean of their log ratios."""
+    ratios = np.log(head) - np.log(base)
+    noise = max(paired_noise(base, head), noise_floor)
+    change = float(ratios.mean())
+    dof = len(ratios) - 1
+    t_975 = T_975[max(k for k in T_975 if k <= dof)] if dof >= 1 else math.inf
+    return Evidence(change, noise / math.sqrt(len(ratios)), signed_rank_p_value(ratios, change >= 0), Z_PAIRED,
+                    max(t_975, Z_NO_CHANGE))
+
+
+def paired_noise(base: np.ndarray, head: np.ndarray) -> float:
+    """Standard deviation of the pairs' log ratios (what pairing leaves of the noise)."""
+    return float(np.std(np.log(head) - np.log(base), ddof=1)) if len(base) > 1 else 0.0
+
+
+def signed_rank_p_value(differences: np.ndarray, positive: bool) -> float:
+    """Exact one-sided Wilcoxon signed-rank p-value that the differences lean positive (or negative).
+
+    The absolute differences are ranked (ties share their mean rank; zeros are dropped), W is the
+    rank sum of the side leaned to, and its null distribution is every assignment of signs to the
+    ranks, counted by recursion on doubled ranks (whole numbers even with ties).
+    """
+    nonzero = differences[differences != 0]
+    if len(nonzero) == 0:
+        return 1.0
+    doubled = tuple(int(round(2 * r)) for r in _mean_ranks(np.abs(nonzero)))
+    leaning = nonzero > 0 if positive else nonzero < 0
+    w = sum(r for r, lean in zip(doubled, leaning, strict=True) if lean)
+    counts = _signed_rank_counts(tuple(sorted(doubled)))
+    return float(sum(counts[w:]) / sum(counts))
+
+
+def _mean_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of the values, tied values sharing the mean of their ranks."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    ranks = np.empty(len(values))
+    start = 0
+    while start < len(values):
+        end = start
+        while end + 1 < len(values) and ordered[end + 1] == ordered[start]:
+            end += 1
+        ranks[order[start:end + 1]] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+@functools.cache
+def _signed_rank_counts(doubled_ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """How many of the 2^n sign assignments give each positive rank sum 0, 1, ... (doubled ranks)."""
+    counts = [1]
+    for rank in doubled_ranks:
+        grown = counts + [0] * rank
+        for total, c in enumerate(counts):
+            grown[total + rank] += c
+        counts = grown
+    return tuple(counts)
+
+
 def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
     """Pooled standard deviation of the log figures of both sides (their relative noise)."""
     lb, lh = np.log(base), np.log(head)
@@ -190,10 +265,10 @@ def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
 
 def verdict(statistic: str, e: Evidence, min_effect_pct: float) -> str:
     threshold = math.log1p(min_effect_pct / 100.0)
-    if e.ranked and abs(e.change) >= threshold and abs(e.change) >= Z_VERDICT * e.standard_error:
+    if e.ranked and abs(e.change) >= threshold and abs(e.change) >= e.z_verdict * e.standard_error:
         better = e.change > 0 if statistic in HIGHER_IS_BETTER else e.change < 0
         return "faster" if better else "slower"
-    if abs(e.change) + Z_NO_CHANGE * e.standard_error <= threshold:
+    if abs(e.change) + e.z_no_change * e.standard_error <= threshold:
         return "no change"
     return "inconclusive"
 
@@ -203,7 +278,8 @@ def _percent(log_change: float) -> float:
 
 
 def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str = "latency",
-            statistics: tuple[str, ...] = DEFAULT_STATISTICS, min_effect_pct: float = 5.0) -> pd.DataFrame:
+            statistics: tuple[str, ...] = DEFAULT_STATISTICS, min_effect_pct: float = 5.0,
+            paired: bool = False) -> pd.DataFrame:
     """One row per aligned series, metric and statistic; see the module docstring."""
     # A series column is matched unless both sides pin it to different values (that is
     # what is being compared); pinned on one side only, it still narrows both.
@@ -220,11 +296,12 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
             pairs.append((key, b, h))
     if not pairs:
         raise UsageError(f"{base.label} and {head.label} have no scenario in common")
-    floors = _noise_floors(pairs)
+    if paired:
+        _check_pairable(base, head, pairs)
+    floors = _noise_floors(pairs, paired)
     rows = []
     for key, b, h in pairs:
-        steady_b, steady_h = b[b["steady"]], h[h["steady"]]
-        bv, hv = steady_b["value"].to_numpy(float), steady_h["value"].to_numpy(float)
+        bv, hv = steady_values(b, h, paired)
         base_mid = float(np.median(b["value"])) if len(b) else float("nan")
         head_mid = float(np.median(h["value"])) if len(h) else float("nan")
         hardware_differs = set(b["hardware_fingerprint"]) != set(h["hardware_fingerprint"])
@@ -235,19 +312,21 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
                "base_versions": ",".join(sorted(b["product_version"].unique())),
                "head_versions": ",".join(sorted(h["product_version"].unique())),
                "hardware_differs": hardware_differs}
-        usable = len(bv) >= MIN_REPETITIONS and len(hv) >= MIN_REPETITIONS and (bv > 0).all() and (hv > 0).all()
+        needed = MIN_PAIRS if paired else MIN_REPETITIONS
+        usable = len(bv) >= needed and len(hv) >= needed and (bv > 0).all() and (hv > 0).all()
         if hardware_differs:
             row.update(verdict="inconclusive", reason="different hardware")
         elif not usable:
-            unsteady = (len(b) - len(bv)) + (len(h) - len(hv))
+            unsteady = int((~b["steady"]).sum() + (~h["steady"]).sum())
             row.update(verdict="inconclusive",
-                       reason=f"{min(len(bv), len(hv))} steady repetitions on a side, {MIN_REPETITIONS} needed"
+                       reason=(f"{len(bv)} steady pairs, {needed} needed" if paired
+                               else f"{min(len(bv), len(hv))} steady repetitions on a side, {needed} needed")
                        + (f" ({unsteady} runs not steady)" if unsteady else ""))
         else:
-            e = evidence(bv, hv, floors[key[-1]])
+            e = (paired_evidence if paired else evidence)(bv, hv, floors[key[-1]])
             row.update(change_pct=_percent(e.change),
-                       ci_low_pct=_percent(e.change - Z_VERDICT * e.standard_error),
-                       ci_high_pct=_percent(e.change + Z_VERDICT * e.standard_error),
+                       ci_low_pct=_percent(e.change - e.z_verdict * e.standard_error),
+                       ci_high_pct=_percent(e.change + e.z_verdict * e.standard_error),
                        verdict=verdict(key[-1], e, min_effect_pct))
             row["reason"] = {"inconclusive": "the noise is too large to tell",
                              "no change": f"within {min_effect_pct:g}%"}.get(row["verdict"], "")
@@ -258,14 +337,38 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
     return frame.sort_values([*align, "metric", "_order"]).drop(columns="_order").reset_index(drop=True)
 
 
-def _noise_floors(pairs: list[tuple[tuple, pd.DataFrame, pd.DataFrame]]) -> dict[str, float]:
-    """Per statistic, the median pooled noise of every series with enough steady repetitions."""
+def steady_values(b: pd.DataFrame, h: pd.DataFrame, paired: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's steady figures; paired, those of the repetitions steady on both sides, in repetition order."""
+    steady_b, steady_h = b[b["steady"]], h[h["steady"]]
+    if not paired:
+        return steady_b["value"].to_numpy(float), steady_h["value"].to_numpy(float)
+    both = steady_b[["repetition", "value"]].merge(steady_h[["repetition", "value"]], on="repetition",
+                                                   suffixes=("_base", "_head")).sort_values("repetition")
+    return both["value_base"].to_numpy(float), both["value_head"].to_numpy(float)
+
+
+def _check_pairable(base: Side, head: Side, pairs: list[tuple[tuple, pd.DataFrame, pd.DataFrame]]) -> None:
+    """Pairs are repetitions of one campaign, one run a repetition on each side."""
+    for key, b, h in pairs:
+        campaigns = set(b["campaign"]) | set(h["campaign"])
+        if len(campaigns) > 1:
+            raise UsageError(f"--paired compares the runs of one campaign repetition by repetition; {base.label} and "
+                             f"{head.label} come from {', '.join(sorted(campaigns))}")
+        for side, frame in ((base, b), (head, h)):
+            repeated = frame["repetition"][frame["repetition"].duplicated()]
+            if not repeated.empty:
+                series = " ".join(str(k) for k in key[:-2])
+                raise UsageError(f"--paired: {side.label} has several runs of repetition {int(repeated.iloc[0])} "
+                                 f"in {series}; narrow it (product_version=..., configuration=...)")
+
+
+def _noise_floors(pairs: list[tuple[tuple, pd.DataFrame, pd.DataFrame]], paired: bool = False) -> dict[str, float]:
+    """Per statistic, the median noise (pooled, or of the pairs' ratios) of every series with enough steady runs."""
     noises: dict[str, list[float]] = {}
     for key, b, h in pairs:
-        bv = b[b["steady"]]["value"].to_numpy(float)
-        hv = h[h["steady"]]["value"].to_numpy(float)
+        bv, hv = steady_values(b, h, paired)
         if len(bv) >= 2 and len(hv) >= 2 and (bv > 0).all() and (hv > 0).all():
-            noises.setdefault(key[-1], []).append(pooled_noise(bv, hv))
+            noises.setdefault(key[-1], []).append((paired_noise if paired else pooled_noise)(bv, hv))
     return {statistic: float(np.median(values)) for statistic, values in noises.items()} | {
         key[-1]: 0.0 for key, _, _ in pairs if key[-1] not in noises}
 
