@@ -222,11 +222,9 @@ def signed_rank_p_value(differences: np.ndarray, positive: bool) -> float:
     nonzero = differences[differences != 0]
     if len(nonzero) == 0:
         return 1.0
-    doubled = tuple(int(round(2 * r)) for r in _mean_ranks(np.abs(nonzero)))
-    leaning = nonzero > 0 if positive else nonzero < 0
-    w = sum(r for r, lean in zip(doubled, leaning, strict=True) if lean)
-    counts = _signed_rank_counts(tuple(sorted(doubled)))
-    return float(sum(counts[w:]) / sum(counts))
+    doubled = np.rint(2 * _mean_ranks(np.abs(nonzero))).astype(int)
+    w = int(doubled[nonzero > 0 if positive else nonzero < 0].sum())
+    return _signed_rank_tails(tuple(sorted(doubled.tolist())))[w]
 
 
 def _mean_ranks(values: np.ndarray) -> np.ndarray:
@@ -234,6 +232,9 @@ def _mean_ranks(values: np.ndarray) -> np.ndarray:
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     ranks = np.empty(len(values))
+    if (ordered[1:] != ordered[:-1]).all():
+        ranks[order] = np.arange(1, len(values) + 1)
+        return ranks
     start = 0
     while start < len(values):
         end = start
@@ -245,15 +246,17 @@ def _mean_ranks(values: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _signed_rank_counts(doubled_ranks: tuple[int, ...]) -> tuple[int, ...]:
-    """How many of the 2^n sign assignments give each positive rank sum 0, 1, ... (doubled ranks)."""
+def _signed_rank_tails(doubled_ranks: tuple[int, ...]) -> tuple[float, ...]:
+    """P(W >= w) for each w when every sign is equally likely: how many of the 2^n sign assignments give
+    each positive rank sum (doubled ranks), by recursion over the ranks, then summed from the top."""
     counts = [1]
     for rank in doubled_ranks:
         grown = counts + [0] * rank
         for total, c in enumerate(counts):
             grown[total + rank] += c
         counts = grown
-    return tuple(counts)
+    tails = np.cumsum(counts[::-1])[::-1] / sum(counts)
+    return (*tails.tolist(), 0.0)
 
 
 def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
