@@ -133,3 +133,6 @@ def test_the_signed_rank_p_value_is_exact() -> None:
     assert diff.signed_rank_p_value(np.array([-0.1, 0.2, 0.3, 0.4, 0.5]), True) == 2 / 32
     # ties share their mean rank; a zero difference is dropped
     assert diff.signed_rank_p_value(np.array([0.2, 0.2, 0.0, 0.3]), True) == 1 / 8
+    # a campaign of 100 repetitions: 2^100 assignments, beyond 64-bit integers
+    assert diff.signed_rank_p_value(np.arange(1.0, 101.0), True) == 2.0 ** -100
+    assert diff.signed_rank_p_value(np.concatenate([[-1.0], np.arange(2.0, 101.0)]), True) == 2 * 2.0 ** -100

@@ -255,8 +255,12 @@ def _signed_rank_tails(doubled_ranks: tuple[int, ...]) -> tuple[float, ...]:
         for total, c in enumerate(counts):
             grown[total + rank] += c
         counts = grown
-    tails = np.cumsum(counts[::-1])[::-1] / sum(counts)
-    return (*tails.tolist(), 0.0)
+    # Python's integers: 2^n overflows 64 bits beyond 62 pairs
+    total, above, tails = sum(counts), 0, []
+    for c in reversed(counts):
+        above += c
+        tails.append(above / total)
+    return (*reversed(tails), 0.0)
 
 
 def pooled_noise(base: np.ndarray, head: np.ndarray) -> float:
