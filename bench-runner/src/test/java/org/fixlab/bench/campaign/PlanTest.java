@@ -138,7 +138,6 @@ class PlanTest
         assertEquals(4, skipped.size(), "one note per mode for each configuration 0.1.0 lacks: " + skipped);
     }
 
-    /** A product that cannot run a scenario on this machine (Artio's throughput on fewer than 6 cores) is left out of it, and said so once. */
     @Test
     void chosenConfigurationsAloneAreRunInterleavedSoOneComparisonCanBeRepeatedManyTimes()
     {
@@ -170,6 +169,7 @@ class PlanTest
         assertTrue(typo.getMessage().contains("busy-spin") && typo.getMessage().contains("optimized"), typo.getMessage());
     }
 
+    /** A product that cannot run a scenario on this machine (Artio's throughput on fewer than 6 cores) is left out of it, and said so once. */
     @Test
     void aScenarioAProductHasNoConfigurationForIsSkippedAndReported()
     {
