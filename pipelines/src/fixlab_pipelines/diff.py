@@ -199,7 +199,7 @@ def _u_counts(n: int, m: int) -> tuple[int, ...]:
 def paired_evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0) -> Evidence:
     """base[i] and head[i] ran in the same repetition: the change is the mean of their log ratios."""
     ratios = np.log(head) - np.log(base)
-    noise = max(paired_noise(base, head), noise_floor)
+    noise = max(_spread(ratios), noise_floor)
     change = float(ratios.mean())
     dof = len(ratios) - 1
     t_975 = T_975[max(k for k in T_975 if k <= dof)] if dof >= 1 else math.inf
@@ -209,7 +209,11 @@ def paired_evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0
 
 def paired_noise(base: np.ndarray, head: np.ndarray) -> float:
     """Standard deviation of the pairs' log ratios (what pairing leaves of the noise)."""
-    return float(np.std(np.log(head) - np.log(base), ddof=1)) if len(base) > 1 else 0.0
+    return _spread(np.log(head) - np.log(base))
+
+
+def _spread(ratios: np.ndarray) -> float:
+    return float(np.std(ratios, ddof=1)) if len(ratios) > 1 else 0.0
 
 
 def signed_rank_p_value(differences: np.ndarray, positive: bool) -> float:
