@@ -48,6 +48,22 @@ def test_ingesting_twice_changes_nothing(runs: Path, tmp_path: Path) -> None:
     assert snapshot(con) == before
 
 
+def test_a_batch_checkpoints_once_at_its_end_and_restores_the_setting(runs: Path, tmp_path: Path) -> None:
+    path = tmp_path / "t.duckdb"
+    con = db.connect(path)
+    con.execute("SET checkpoint_threshold = '1MB'")
+    threshold = con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0]
+    outcomes = ingest_paths(con, [runs / HEAD_CAMPAIGN])
+    assert {o.status for o in outcomes} == {"ingested"}
+    assert con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0] == threshold
+    # everything is in the database file: the write-ahead log was folded in by the closing checkpoint
+    wal = path.with_name(path.name + ".wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    before = snapshot(con)
+    con.close()
+    assert snapshot(db.connect(path, read_only=True)) == before
+
+
 def test_csv_becomes_parquet_that_recreates_it_byte_for_byte(runs: Path, tmp_path: Path) -> None:
     original = run_dir(SAMPLE_RUNS, HEAD_CAMPAIGN, PACED) / "latency.csv"
     folder = run_dir(runs, HEAD_CAMPAIGN, PACED)

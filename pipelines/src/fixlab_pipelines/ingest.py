@@ -20,7 +20,7 @@ from . import inputs, steady
 from .errors import UsageError, ValidationError
 from .manifest import Manifest, load_manifest
 from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
-from .storage import csv_path, parquet_path, stage_parquet, stored_sha256, verify_lossless, write_parquet
+from .storage import csv_path, parquet_path, stage_parquet, verify_lossless, write_parquet
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,27 @@ def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
+# A run's commit is durable in the write-ahead log. By default DuckDB also checkpoints the log into
+# the database file whenever it passes 16 MB, and each checkpoint rewrites the sample tables' changed
+# row groups: over the committed data (hundreds of runs) that was a third of the ingest. A batch
+# checkpoints once, at its end.
+BATCH_CHECKPOINT_THRESHOLD = "4GB"
+
+
 def ingest_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[Path], keep_csv: bool = False) -> list[Outcome]:
     outcomes = []
-    for run_dir in find_run_dirs(paths):
-        try:
-            outcomes.append(Outcome(run_dir, ingest_run(con, run_dir, keep_csv)))
-        except ValidationError as e:
-            outcomes.append(Outcome(run_dir, "refused", str(e)))
+    threshold = con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0]
+    con.execute(f"SET checkpoint_threshold = '{BATCH_CHECKPOINT_THRESHOLD}'")
+    try:
+        for run_dir in find_run_dirs(paths):
+            try:
+                outcomes.append(Outcome(run_dir, ingest_run(con, run_dir, keep_csv)))
+            except ValidationError as e:
+                outcomes.append(Outcome(run_dir, "refused", str(e)))
+    finally:
+        con.execute(f"SET checkpoint_threshold = '{threshold}'")
+    if any(o.status == "ingested" for o in outcomes):
+        con.execute("CHECKPOINT")
     return outcomes
 
 
@@ -84,10 +98,10 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
                 raise diagnose_csv(csv, kind) or e from None
         elif os.path.lexists(parquet):
             inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
-            verify_lossless(con, parquet)  # first: a damaged file is named as such, not blamed on the manifest
-            stage_parquet(con, parquet, kind)
+            # first: a damaged file is named as such, not blamed on the manifest
+            frame, samples_sha256 = verify_lossless(con, parquet)
+            stage_parquet(con, parquet, kind, frame)
             count = check_rows(con, parquet, kind, manifest)
-            samples_sha256 = stored_sha256(con, parquet)
         else:
             raise ValidationError(csv, 0, "samples-missing", f"neither {csv.name} nor {parquet.name} is there")
         hgrm_sha256 = check_hgrm(hgrm, count) if hgrm else None
@@ -125,8 +139,7 @@ def check_contents_unchanged(con: duckdb.DuckDBPyConnection, run_key: str, csv: 
     else:
         samples = parquet
         inputs.check_regular(parquet, inputs.PARQUET_LIMIT)
-        verify_lossless(con, parquet)  # the Parquet really holds the CSV whose hash it names
-        current = stored_sha256(con, parquet)
+        current = verify_lossless(con, parquet)[1]  # the Parquet really holds the CSV whose hash it names
     if recorded is None:  # a database written before contents were recorded: it is a cache, rebuild it
         raise ValidationError(samples, 0, "samples-unrecorded",
                               f"the database has no content hash for run {run_key}; "

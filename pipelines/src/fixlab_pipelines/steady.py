@@ -1,7 +1,8 @@
 """Steady state: was a run measuring the engine, or its warm-up, its backlog or the machine?
 
-Every run is assessed once, when it is ingested, from its own samples, and the verdict is
-stored with its reason in the `run_steadiness` table. A run that is not steady keeps its
+Every run is assessed once, when it is ingested, from its own samples (as ingest staged them:
+a query over the whole sample table per run made ingesting the committed data quadratic), and the
+verdict is stored with its reason in the `run_steadiness` table. A run that is not steady keeps its
 figures on the pages (with a warning beside them) but never enters a headline or a diff
 verdict: a figure we publish must describe the steady state it claims to.
 
@@ -23,13 +24,15 @@ from __future__ import annotations
 
 import duckdb
 
+from .samples import STAGE
+
 DRIFT_BOUND = 1.5
 MAX_BACKLOG_INTERVALS = 10
 
 _LATENCY = """
 WITH t AS (
     SELECT latency_ns, latency_from_intended_ns, ntile(3) OVER (ORDER BY seq) AS third
-    FROM latency_samples WHERE run_key = $run_key
+    FROM {samples}
 ), m AS (
     SELECT median(latency_ns) FILTER (third = 1) AS first_ns,
            median(latency_ns) FILTER (third = 3) AS last_ns,
@@ -46,7 +49,7 @@ FROM m
 _THROUGHPUT = """
 WITH p AS (
     SELECT elapsed_ns, messages, ntile(3) OVER (ORDER BY elapsed_ns) AS third
-    FROM throughput_points WHERE run_key = $run_key
+    FROM {samples}
 ), r AS (
     SELECT third, (max(messages) - min(messages)) * 1e9 / nullif(max(elapsed_ns) - min(elapsed_ns), 0) AS rate
     FROM p GROUP BY third
@@ -86,13 +89,15 @@ def assess_throughput(first_rate: float, last_rate: float) -> tuple[bool, str]:
 
 
 def assess(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> tuple[bool, str]:
-    """Assess a run whose samples are in the database; the caller stores the result."""
+    """Assess a run whose samples are staged (samples.STAGE) and whose row is in `runs`.
+
+    The caller stores the result."""
     if kind == "latency":
-        row = con.execute(_LATENCY, {"run_key": run_key}).fetchone()
+        row = con.execute(_LATENCY.format(samples=STAGE), {"run_key": run_key}).fetchone()
         if row is None or row[0] is None or row[1] is None:
             return False, "too few measured messages to compare the first and last thirds of the run"
         return assess_latency(*row)
-    first, last = con.execute(_THROUGHPUT, {"run_key": run_key}).fetchone()
+    first, last = con.execute(_THROUGHPUT.format(samples=STAGE)).fetchone()
     if not first or not last:
         return False, "too few progress points to compare the first and last thirds of the stream"
     return assess_throughput(first, last)

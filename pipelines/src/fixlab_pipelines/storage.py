@@ -230,9 +230,11 @@ def _column_names(con: duckdb.DuckDBPyConnection, parquet: Path) -> list[str]:
         "SELECT name FROM parquet_schema(?) WHERE num_children IS NULL", [str(parquet)]).fetchall()]
 
 
-def stage_parquet(con: duckdb.DuckDBPyConnection, path: Path, kind: Kind) -> None:
-    """Load committed samples into STAGE, in file order."""
-    frame = read_samples(con, path, kind)  # noqa: F841 (scanned by DuckDB below)
+def stage_parquet(con: duckdb.DuckDBPyConnection, path: Path, kind: Kind, frame: pd.DataFrame) -> None:
+    """Load committed samples, `frame` as verify_lossless read them from `path`, into STAGE in file order."""
+    if tuple(frame.columns) != kind.columns:
+        # the file holds another kind of run: reading it as the manifest's kind says why it is refused
+        frame = read_samples(con, path, kind)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE} AS SELECT * FROM frame")
 
 
@@ -242,29 +244,38 @@ def stored_sha256(con: duckdb.DuckDBPyConnection, parquet: Path) -> str | None:
 
 def export_csv(con: duckdb.DuckDBPyConnection, parquet: Path, target: Path) -> None:
     """Re-create the runner's CSV from committed Parquet."""
-    frame = read_samples(con, parquet)  # noqa: F841 (scanned by DuckDB below)
+    _write_csv(con, read_samples(con, parquet), target)
+
+
+def _write_csv(con: duckdb.DuckDBPyConnection, frame: pd.DataFrame, target: Path) -> None:
     con.execute(
         f"COPY (SELECT * FROM frame) TO '{_sql_path(target)}' "
         "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '', NEW_LINE '\\n')"
     )
 
 
-def verify_lossless(con: duckdb.DuckDBPyConnection, parquet: Path, original: Path | None = None) -> None:
-    """Refuse Parquet that does not re-create, byte for byte, the CSV it came from."""
+def verify_lossless(con: duckdb.DuckDBPyConnection, parquet: Path,
+                    original: Path | None = None) -> tuple[pd.DataFrame, str]:
+    """Refuse Parquet that does not re-create, byte for byte, the CSV it came from.
+
+    Returns what it read, so that the caller need not decode the file again: the samples (of the
+    kind the file holds) and the SHA-256 of the CSV they re-create."""
     expected = stored_sha256(con, parquet)
     if expected is None:
         raise ValidationError(parquet, 0, "parquet-metadata",
                               f"no {SHA_KEY} in the Parquet metadata; re-ingest the run's CSV")
+    frame = read_samples(con, parquet)
     fd, tmp = tempfile.mkstemp(suffix=".csv", dir=parquet.parent)
     os.close(fd)
     try:
-        export_csv(con, parquet, Path(tmp))
+        _write_csv(con, frame, Path(tmp))
         if sha256_of(Path(tmp)) != expected:
             where = original or parquet
             raise ValidationError(where, 0, "lossless",
                                   "the stored samples do not re-create the original CSV byte for byte")
     finally:
         os.unlink(tmp)
+    return frame, expected
 
 
 def _sql_path(path: Path) -> str:
