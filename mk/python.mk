@@ -18,10 +18,16 @@ $(VENV)/.installed: $(ROOT)/pipelines/pyproject.toml
 	$(VENV_PY) -m pip install --quiet -e '$(ROOT)/pipelines[dev]'
 	touch $@
 
+# pytest-xdist: one worker per core (PYTEST_WORKERS=0 runs in this process, one test at a time). A test
+# file goes to one worker whole: the files that run `make data` or `make site` in the repository keep
+# those runs apart, and a file's session fixtures (a built portal, a browser) are built once.
+PYTEST_WORKERS ?= auto
+PYTEST := $(VENV_PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+
 # The portal's render tests belong to test-site (mk/site.mk), which runs them once.
 test-python: $(VENV)/.installed ## the pipeline tests (ruff and pytest, browser tests excluded)
 	cd $(ROOT)/pipelines && $(VENV)/bin/ruff check .
-	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q -m "not browser" --ignore-glob='tests/test_render*.py'
+	cd $(ROOT)/pipelines && $(PYTEST) -m "not browser" --ignore-glob='tests/test_render*.py'
 
 # The database is a cache of data/: runs, releases.csv and reference/ are the source.
 data: $(VENV)/.installed ## rebuild data/fixlab.duckdb from the committed data/

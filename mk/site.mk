@@ -38,9 +38,12 @@ serve-site: $(VENV)/.installed ## serve the built portal on http://127.0.0.1:800
 # Render and build tests (sample runs in a temporary folder), the browser tests over the
 # built site, the committed data's own build, and the workflows' lint. The committed data's
 # build is `make site` as the SQL page prints it, run by test_render_guide_commands.py.
+# Named first so that the workers start on the longest files (each runs a build of its own) and do not
+# end on them; pytest collects a file named twice once.
+SLOWEST_SITE_TESTS := tests/test_render_reproduce.py tests/test_render_guide_commands.py
 test-site: $(VENV)/.installed $(ACTIONLINT) $(CHROMIUM) duckdb-wasm ## render, browser and build tests of the portal, workflow lint
 	$(ACTIONLINT) $(ROOT)/.github/workflows/*.yml
-	cd $(ROOT)/pipelines && $(VENV_PY) -m pytest -q tests/test_render*.py tests/browser
+	cd $(ROOT)/pipelines && $(PYTEST) $(SLOWEST_SITE_TESTS) tests/test_render*.py tests/browser
 
 # The latest release page's reproduction steps exactly as printed, in a fresh clone of HEAD:
 # make build, then the first command block of every scenario (make test runs the first block).

@@ -19,7 +19,7 @@ from fixlab_pipelines import db
 from fixlab_pipelines.ingest import ingest_paths
 from fixlab_pipelines.reference import load_reference
 from fixlab_pipelines.releases import load_releases
-from fixlab_pipelines.render.site import render_site
+from fixlab_pipelines.render.site import GENERATED, render_site
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parents[1]
@@ -52,9 +52,17 @@ class PortalSite:
 
 
 def copy_sources(root: Path) -> tuple[Path, Path]:
-    """The repository's docs folder and mkdocs.yml, without anything rendered before."""
+    """The repository's docs folder and mkdocs.yml, without anything rendered before.
+
+    The rendered paths are left out, not copied and replaced: a test running `make site` in the
+    repository at the same time (another pytest worker) may be rewriting them."""
     docs = root / "site"
-    shutil.copytree(REPO / "site", docs, ignore=shutil.ignore_patterns("*.pyc"))
+    rendered = {(REPO / "site" / name).resolve() for name in GENERATED}
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if n.endswith(".pyc") or (Path(folder) / n).resolve() in rendered}
+
+    shutil.copytree(REPO / "site", docs, ignore=ignore)
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copy(REPO / "CHANGELOG.md", root / "CHANGELOG.md")
     return docs, root / "mkdocs.yml"

@@ -265,7 +265,9 @@ def verify_lossless(con: duckdb.DuckDBPyConnection, parquet: Path,
         raise ValidationError(parquet, 0, "parquet-metadata",
                               f"no {SHA_KEY} in the Parquet metadata; re-ingest the run's CSV")
     frame = read_samples(con, parquet)
-    fd, tmp = tempfile.mkstemp(suffix=".csv", dir=parquet.parent)
+    # in the system's temporary folder, never beside the Parquet: the run folder is input, and whatever
+    # copies or checks it meanwhile must not meet a half-written CSV there
+    fd, tmp = tempfile.mkstemp(suffix=".csv")
     os.close(fd)
     try:
         _write_csv(con, frame, Path(tmp))
