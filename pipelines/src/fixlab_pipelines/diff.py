@@ -309,10 +309,10 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
         raise UsageError(f"{base.label} and {head.label} have no scenario in common")
     if paired:
         _check_pairable(base, head, pairs)
-    floors = _noise_floors(pairs, paired)
+    values = [steady_values(b, h, paired) for _, b, h in pairs]
+    floors = _noise_floors([key for key, _, _ in pairs], values, paired)
     rows = []
-    for key, b, h in pairs:
-        bv, hv = steady_values(b, h, paired)
+    for (key, b, h), (bv, hv) in zip(pairs, values, strict=True):
         base_mid = float(np.median(b["value"])) if len(b) else float("nan")
         head_mid = float(np.median(h["value"])) if len(h) else float("nan")
         hardware_differs = set(b["hardware_fingerprint"]) != set(h["hardware_fingerprint"])
@@ -373,15 +373,16 @@ def _check_pairable(base: Side, head: Side, pairs: list[tuple[tuple, pd.DataFram
                                  f"in {series}; narrow it (product_version=..., configuration=...)")
 
 
-def _noise_floors(pairs: list[tuple[tuple, pd.DataFrame, pd.DataFrame]], paired: bool = False) -> dict[str, float]:
-    """Per statistic, the median noise (pooled, or of the pairs' ratios) of every series with enough steady runs."""
+def _noise_floors(keys: list[tuple], values: list[tuple[np.ndarray, np.ndarray]], paired: bool) -> dict[str, float]:
+    """Per statistic, the median noise (pooled, or of the pairs' ratios) of every series with enough steady runs.
+
+    `values` are the series' steady figures (steady_values), in the order of `keys`."""
     noises: dict[str, list[float]] = {}
-    for key, b, h in pairs:
-        bv, hv = steady_values(b, h, paired)
+    for key, (bv, hv) in zip(keys, values, strict=True):
         if len(bv) >= 2 and len(hv) >= 2 and (bv > 0).all() and (hv > 0).all():
             noises.setdefault(key[-1], []).append((paired_noise if paired else pooled_noise)(bv, hv))
-    return {statistic: float(np.median(values)) for statistic, values in noises.items()} | {
-        key[-1]: 0.0 for key, _, _ in pairs if key[-1] not in noises}
+    return {statistic: float(np.median(found)) for statistic, found in noises.items()} | {
+        key[-1]: 0.0 for key in keys if key[-1] not in noises}
 
 
 def hardware_of(con: duckdb.DuckDBPyConnection, side: Side) -> list[str]:

@@ -29,10 +29,10 @@ from .samples import STAGE
 DRIFT_BOUND = 1.5
 MAX_BACKLOG_INTERVALS = 10
 
-_LATENCY = """
+_LATENCY = f"""
 WITH t AS (
     SELECT latency_ns, latency_from_intended_ns, ntile(3) OVER (ORDER BY seq) AS third
-    FROM {samples}
+    FROM {STAGE}
 ), m AS (
     SELECT median(latency_ns) FILTER (third = 1) AS first_ns,
            median(latency_ns) FILTER (third = 3) AS last_ns,
@@ -46,10 +46,10 @@ SELECT first_ns, last_ns, first_co_ns, last_co_ns, co_p50_ns,
 FROM m
 """
 
-_THROUGHPUT = """
+_THROUGHPUT = f"""
 WITH p AS (
     SELECT elapsed_ns, messages, ntile(3) OVER (ORDER BY elapsed_ns) AS third
-    FROM {samples}
+    FROM {STAGE}
 ), r AS (
     SELECT third, (max(messages) - min(messages)) * 1e9 / nullif(max(elapsed_ns) - min(elapsed_ns), 0) AS rate
     FROM p GROUP BY third
@@ -93,11 +93,11 @@ def assess(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> tuple[boo
 
     The caller stores the result."""
     if kind == "latency":
-        row = con.execute(_LATENCY.format(samples=STAGE), {"run_key": run_key}).fetchone()
+        row = con.execute(_LATENCY, {"run_key": run_key}).fetchone()
         if row is None or row[0] is None or row[1] is None:
             return False, "too few measured messages to compare the first and last thirds of the run"
         return assess_latency(*row)
-    first, last = con.execute(_THROUGHPUT.format(samples=STAGE)).fetchone()
+    first, last = con.execute(_THROUGHPUT).fetchone()
     if not first or not last:
         return False, "too few progress points to compare the first and last thirds of the stream"
     return assess_throughput(first, last)
