@@ -6,9 +6,6 @@
 # VERSIONS measures several versions of the engine side by side in one campaign: each is a release of
 # data/releases.csv, a commit or HEAD ("0.2.0=HEAD" names it), built once per commit by
 # bench-runner/bin/engine-versions; the same ref twice is an A/A campaign.
-# The first campaign after a boot writes the machine's free memory once before its runs (a VM's host backs a page
-# only when the guest first writes it, and runs that write files would pay for it: campaign/MemoryPretouch.java);
-# TOUCH_MEMORY=no skips it.
 # Output: data/runs/<campaign>/<run_id>/ (data contract v1). Included by the root Makefile (ROOT).
 
 PROFILE ?= quick
@@ -19,15 +16,14 @@ CONFIGS ?=
 REPETITIONS ?= 0
 LAUNCHER ?=
 VERSIONS ?=
-TOUCH_MEMORY ?= yes
 
 .PHONY: bench
 
-bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= CONFIGS= VERSIONS= REPETITIONS= CAMPAIGN= TOUCH_MEMORY=
+bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= CONFIGS= VERSIONS= REPETITIONS= CAMPAIGN=
 	cd $(ROOT) && versions="$$(bench-runner/bin/engine-versions $(VERSIONS))" && \
 	bench-runner/bin/runBenchCampaign --profile "$(PROFILE)" --campaign "$(CAMPAIGN)" \
 		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --configurations "$(CONFIGS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \
-		--versions "$$versions" --touch-memory "$(TOUCH_MEMORY)"
+		--versions "$$versions"
 
 # CPU flame graphs (async-profiler, the Linux agent Maven Central ships as tools.profiler:async-profiler,
 # version pinned in the root pom) of one run's server and client, in target/profile/<scenario>-<product>-<config>/.

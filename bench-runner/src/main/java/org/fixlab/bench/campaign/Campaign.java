@@ -44,7 +44,6 @@ public final class Campaign
         List<Product> products = Products.ALL;
         List<EngineVersion> versions = List.of();
         List<String> configurations = List.of();
-        boolean touchMemory = true;
         for (int i = 0; i < args.length; i++)
         {
             final String key = args[i];
@@ -65,9 +64,8 @@ public final class Campaign
                 case "--products" -> products = value.isBlank() ? products : split(value).stream().map(Product::of).toList();
                 case "--versions" -> versions = EngineVersion.parse(value);
                 case "--configurations" -> configurations = split(value);
-                case "--touch-memory" -> touchMemory = yesOrNo(key, value);
                 default -> throw new BenchException("unknown campaign argument '" + key + "' (known: --profile, --campaign, --scenarios, "
-                    + "--products, --configurations, --versions, --repetitions, --out, --port-base, --launcher, --touch-memory)");
+                    + "--products, --configurations, --versions, --repetitions, --out, --port-base, --launcher)");
             }
         }
         if (!Files.isExecutable(Path.of(Script.PATH)))
@@ -80,10 +78,6 @@ public final class Campaign
             skipped -> System.out.println("skipped: " + skipped));
         System.out.printf("campaign %s: %d runs (profile %s), output %s/%s%n", name, runs.size(), profile, out, name);
         versions.forEach(v -> System.out.printf("  engine %s: commit %s, %s%n", v.label(), v.commit(), v.jar()));
-        if (touchMemory)
-        {
-            MemoryPretouch.oncePerBoot(Path.of(System.getProperty("java.io.tmpdir")), System.out::println);
-        }
         final long start = System.nanoTime();
         final List<String> failures = new ArrayList<>();
         final List<Path> written = new ArrayList<>();
@@ -140,16 +134,6 @@ public final class Campaign
         {
             return false;
         }
-    }
-
-    private static boolean yesOrNo(final String key, final String value)
-    {
-        return switch (value)
-        {
-            case "yes" -> true;
-            case "no" -> false;
-            default -> throw new BenchException("argument " + key + " takes yes or no, not '" + value + "'");
-        };
     }
 
     private static List<String> split(final String value)
