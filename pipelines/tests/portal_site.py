@@ -99,7 +99,7 @@ FREE_TEXT = {
     ("configuration",): ("storage", "queue", "idle_strategy"),
     ("workload",): ("message_type", "fix_version"),
     ("topology", "hosts"): ("hostname", "address"),
-    ("hardware", "hosts"): ("hostname", "cpu_model", "kernel", "os", "nic", "jdk_vendor", "jdk_version"),
+    ("hardware", "hosts"): ("hostname", "cpu_model", "kernel", "os", "nic", "jdk_vendor", "jdk_version", "memory"),
 }
 
 

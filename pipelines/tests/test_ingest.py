@@ -135,6 +135,7 @@ MANIFEST_BREAKS = [
     (lambda d: d["workload"].pop("messages"), "manifest-missing"),
     (lambda d: d["configuration"].update(nagle="no"), "manifest-type"),
     (lambda d: d["hardware"]["hosts"][0].update(ram_bytes=-1), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(memory=["reporting"]), "manifest-type"),  # optional, a string
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
     (lambda d: d.update(scenario="rtt-ping"), "manifest-scenario"),
     (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
@@ -165,6 +166,33 @@ def test_contract_version_2_records_the_harness(runs: Path, tmp_path: Path) -> N
     con = db.connect(tmp_path / "t.duckdb")
     assert ingest_run(con, folder) == "ingested"
     assert con.execute("SELECT schema_version, manifest->>'$.harness.commit' FROM runs").fetchall() == [(2, "abc1234")]
+
+
+def test_a_hosts_memory_is_kept_where_the_runner_recorded_it(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    reporting = "virtio-balloon with free page reporting: memory freed for a few seconds goes back to the host"
+    _edit_manifest(folder / "manifest.json",
+                   lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(memory=reporting))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, folder) == "ingested"
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"  # a runner of 0.2.0: no memory
+    assert con.execute("SELECT run_key, role, memory FROM hosts ORDER BY run_key, role").fetchall() == [
+        (f"{HEAD_CAMPAIGN}/{PACED}", "client", reporting),
+        (f"{HEAD_CAMPAIGN}/{PACED}", "server", None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "client", None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "server", None),
+    ]
+
+
+def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
+    path = tmp_path / "t.duckdb"
+    con = db.connect(path)
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
+    con.execute("ALTER TABLE hosts DROP COLUMN memory")
+    con.close()
+    con = db.connect(path)
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT count(*), count(memory) FROM hosts").fetchone() == (4, 0)
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:

@@ -343,3 +343,10 @@ def test_the_score_table_gives_each_round_trip_s_configuration_and_mode():
     assert "| fixlab 0.2.0 | 1.20x | 0.97x | optimized | 0.47x | optimized |" in table
     assert "| Artio 0.175 | 7.19x | 10.95x | yielding | n/a |  |" in table
     assert "Round trips closed-loop (" in " ".join(table.split())
+
+
+def test_the_hardware_table_says_whether_freed_memory_goes_back_to_a_hypervisor(portal: PortalSite):
+    """A runner after 0.2.0 records it (hardware.hosts[].memory); the sample runs are older, and say so."""
+    page = (portal.docs / "results" / "0.1.0.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| Memory |"))
+    assert "not recorded" in row and "0.2.0 or before" in row, row

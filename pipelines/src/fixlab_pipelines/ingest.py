@@ -183,10 +183,10 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
     marks = ", ".join("?" for _ in row)
     con.execute(f"INSERT INTO runs ({names}, ingested_at) VALUES ({marks}, now()::TIMESTAMP)", list(row.values()))
     host_keys = ("role", "hostname", "cpu_model", "sockets", "cores", "threads", "ram_bytes",
-                 "kernel", "os", "nic", "jdk_vendor", "jdk_version", "jvm_args")
+                 "kernel", "os", "nic", "jdk_vendor", "jdk_version", "jvm_args", "memory")
     con.executemany(
         f"INSERT INTO hosts (run_key, {', '.join(host_keys)}) VALUES (?{', ?' * len(host_keys)})",
-        [[m.run_key, *(h[k] for k in host_keys)] for h in d["hardware"]["hosts"]],
+        [[m.run_key, *(h.get(k) for k in host_keys)] for h in d["hardware"]["hosts"]],
     )
 
 

@@ -107,6 +107,8 @@ SPEC: dict[str, Any] = {
     "results": {},  # checked against the samples, per kind, in samples.py
 }
 SPEC_V2: dict[str, Any] = {**SPEC, "harness": {"commit": _name}}
+# Host keys a runner may add that older runs lack: checked when present.
+OPTIONAL_HOST_SPEC = {"memory": _str}
 
 LATENCY_RESULTS = {"samples": _nonneg_int, "min_ns": _nonneg_int, "max_ns": _nonneg_int,
                    "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int}
@@ -213,6 +215,10 @@ def load_manifest(path: Path) -> Manifest:
                      f"schema_version {version!r} is not supported; this pipeline reads versions "
                      f"{', '.join(map(str, READABLE_VERSIONS))} (update fixlab-pipelines or the runner)")
     _check(m, data, SPEC_V2 if version >= 2 else SPEC, ())
+    for i, host in enumerate(data["hardware"]["hosts"]):
+        for key, spec in OPTIONAL_HOST_SPEC.items():
+            if key in host:
+                _check(m, host[key], spec, ("hardware", "hosts", i, key))
     _check_consistency(m)
     return m
 

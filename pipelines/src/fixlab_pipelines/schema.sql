@@ -93,8 +93,11 @@ CREATE TABLE IF NOT EXISTS hosts (
     jdk_vendor  VARCHAR NOT NULL,
     jdk_version VARCHAR NOT NULL,
     jvm_args    VARCHAR[] NOT NULL,
+    memory      VARCHAR,            -- hardware.hosts[].memory, optional: whether freed memory goes back to a hypervisor
     PRIMARY KEY (run_key, role)
 );
+-- a database file built before hosts had the column
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS memory VARCHAR;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256

@@ -184,7 +184,7 @@ def hosts(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]
         con,
         """SELECT h.hostname, string_agg(DISTINCT h.role, ', ' ORDER BY h.role) AS roles,
                   h.cpu_model, h.sockets, h.cores, h.threads, h.ram_bytes, h.kernel, h.os, h.nic,
-                  h.jdk_vendor, h.jdk_version, h.jvm_args,
+                  h.jdk_vendor, h.jdk_version, h.jvm_args, h.memory,
                   string_agg(DISTINCT r.topology, ', ') AS topology, count(DISTINCT run_key) AS runs
            FROM hosts h JOIN runs r USING (run_key) WHERE r.campaign = ?
            GROUP BY ALL ORDER BY h.hostname, roles""",

@@ -19,6 +19,7 @@ import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Product;
 import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
+import org.fixlab.bench.run.MemoryBacking;
 
 /**
  * A campaign as a user would run it: for each run of the {@link Plan}, a server process and a
@@ -78,6 +79,12 @@ public final class Campaign
             skipped -> System.out.println("skipped: " + skipped));
         System.out.printf("campaign %s: %d runs (profile %s), output %s/%s%n", name, runs.size(), profile, out, name);
         versions.forEach(v -> System.out.printf("  engine %s: commit %s, %s%n", v.label(), v.commit(), v.jar()));
+        if (MemoryBacking.reportsFreePages())
+        {
+            System.out.println("note: this machine gives freed memory back to its host (virtio-balloon free page reporting), so the "
+                + "runs that write files (file and mapped stores, message logs) wait for the host on each new page: their figures "
+                + "are the machine's as much as the engine's. Each run's manifest records it (hardware.hosts[].memory).");
+        }
         final long start = System.nanoTime();
         final List<String> failures = new ArrayList<>();
         final List<Path> written = new ArrayList<>();

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The hardware and software of this host, read from the system (never typed in): /proc/cpuinfo,
- * /proc/meminfo, the kernel release, /etc/os-release, the NIC of the route to the peer and the
- * running JVM. Anything unreadable is reported as "unknown (...)" rather than guessed.
+ * /proc/meminfo, the kernel release, /etc/os-release, the NIC of the route to the peer, whether freed memory
+ * goes back to a hypervisor ({@link MemoryBacking}) and the running JVM. Anything unreadable is reported as "unknown (...)" rather than guessed.
  */
 public final class HardwareProbe
 {
@@ -64,6 +64,7 @@ public final class HardwareProbe
         host.put("kernel", firstNonEmpty(read("/proc/sys/kernel/osrelease").strip(), System.getProperty("os.version")));
         host.put("os", osName());
         host.put("nic", nic(peerAddress));
+        host.put("memory", MemoryBacking.describe(MemoryBacking.VIRTIO_BALLOON_DRIVER));
         host.put("jdk_vendor", System.getProperty("java.vendor"));
         host.put("jdk_version", System.getProperty("java.version"));
         host.put("jvm_name", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
