@@ -30,16 +30,43 @@ public final class Ascii
     }
 
     /**
-     * Number of ASCII digits of a non-negative int: comparisons, not a division per digit (the writer asks
-     * twice a message, for MsgSeqNum and BodyLength; the division loop was 3.5% of the stream sender's time).
+     * Number of ASCII digits of a non-negative int, without a branch: the position of its highest bit picks an entry
+     * of {@link #DIGITS_BY_HIGHEST_BIT}, and adding the value to it carries into the high half exactly when the value
+     * reaches the next power of ten (D. Lemire's method). Comparisons against each power of ten were as fast, but
+     * the JIT compiles a branch never taken yet as a trap: the first MsgSeqNum of 10,000, then of 100,000, 1,000,000...
+     * threw every compiled method that writes a number back to the interpreter (25 deoptimizations in a run of
+     * 200,000 round trips), and on 2 busy cores a third of the closed-loop runs measured 13-16 us instead of 9.4
+     * while the compiler caught up.
      */
     public static int digits(final int value)
     {
-        if (value < 100_000)
+        return (int)((value + DIGITS_BY_HIGHEST_BIT[31 - Integer.numberOfLeadingZeros(value | 1)]) >>> 32);
+    }
+
+    /**
+     * For the ints whose highest bit is bit k: their number of digits d (that of 2^k) in the high half, less the
+     * next power of ten T where some of them reach it, so that adding one of them carries one more digit in exactly
+     * when it is at least T.
+     */
+    private static final long[] DIGITS_BY_HIGHEST_BIT = new long[32];
+
+    static
+    {
+        for (int bit = 0; bit < 32; bit++)
         {
-            return value < 100 ? (value < 10 ? 1 : 2) : value < 1_000 ? 3 : value < 10_000 ? 4 : 5;
+            final long lowest = 1L << bit;
+            final long highest = (1L << (bit + 1)) - 1;
+            int digits = 1;
+            long nextPowerOfTen = 10;
+            while (nextPowerOfTen <= lowest)
+            {
+                digits++;
+                nextPowerOfTen *= 10;
+            }
+            DIGITS_BY_HIGHEST_BIT[bit] = highest >= nextPowerOfTen
+                ? ((long)(digits + 1) << 32) - nextPowerOfTen
+                : (long)digits << 32;
         }
-        return value < 10_000_000 ? (value < 1_000_000 ? 6 : 7) : value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10;
     }
 
     /** Number of ASCII characters of an int, sign included. */

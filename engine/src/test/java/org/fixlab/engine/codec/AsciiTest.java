@@ -10,6 +10,28 @@ import org.junit.jupiter.api.Test;
 
 class AsciiTest
 {
+    /** Every int at and next to a power of ten and of two, and random ones: as many digits as its decimal text. */
+    @Test
+    void digitsCountsTheDecimalDigitsOfEveryNonNegativeInt()
+    {
+        final java.util.List<Integer> values = new java.util.ArrayList<>(java.util.List.of(0, Integer.MAX_VALUE));
+        for (long power = 1; power <= Integer.MAX_VALUE; power *= 10)
+        {
+            values.addAll(java.util.List.of((int)power - 1, (int)power, (int)Math.min(power + 1, Integer.MAX_VALUE)));
+        }
+        for (int bit = 0; bit < 31; bit++)
+        {
+            values.addAll(java.util.List.of((1 << bit) - 1, 1 << bit, (1 << bit) + 1));
+        }
+        new SplittableRandom(20261127).ints(100_000, 0, Integer.MAX_VALUE).forEach(values::add);
+        for (final int value : values)
+        {
+            assertEquals(Integer.toString(value).length(), Ascii.digits(value), () -> "digits of " + value);
+            assertEquals(Integer.toString(-value).length(), Ascii.length(-value), () -> "length of " + -value);
+        }
+        assertEquals(11, Ascii.length(Integer.MIN_VALUE));
+    }
+
     private static final int INVALID = 12345;
 
     /** What parseInt promises: an optional '-', one to ten digits, within the int range; anything else is invalid. */
