@@ -18,7 +18,7 @@ import duckdb
 
 from . import inputs, steady
 from .errors import UsageError, ValidationError
-from .manifest import Manifest, load_manifest
+from .manifest import HOST_SPEC, Manifest, load_manifest
 from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
 from .storage import csv_path, parquet_path, stage_parquet, verify_lossless, write_parquet
 
@@ -182,8 +182,7 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
     names = ", ".join(row)
     marks = ", ".join("?" for _ in row)
     con.execute(f"INSERT INTO runs ({names}, ingested_at) VALUES ({marks}, now()::TIMESTAMP)", list(row.values()))
-    host_keys = ("role", "hostname", "cpu_model", "sockets", "cores", "threads", "ram_bytes",
-                 "kernel", "os", "nic", "jdk_vendor", "jdk_version", "jvm_args", "memory")
+    host_keys = tuple(HOST_SPEC)  # the hosts table's columns; an optional key a run lacks goes in as NULL
     con.executemany(
         f"INSERT INTO hosts (run_key, {', '.join(host_keys)}) VALUES (?{', ?' * len(host_keys)})",
         [[m.run_key, *(h.get(k) for k in host_keys)] for h in d["hardware"]["hosts"]],

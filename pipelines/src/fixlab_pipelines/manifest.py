@@ -75,10 +75,16 @@ CHECK_NAMES = {
     _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
 }
 
+@dataclass(frozen=True)
+class OptionalKey:
+    """A key that runs of an older runner lack: checked only where it is present."""
+    check: Any
+
+
 HOST_SPEC = {
     "role": _name, "hostname": _str, "cpu_model": _str, "sockets": _pos_int, "cores": _pos_int,
     "threads": _pos_int, "ram_bytes": _pos_int, "kernel": _str, "os": _str, "nic": _str,
-    "jdk_vendor": _str, "jdk_version": _str, "jvm_args": _str_list,
+    "jdk_vendor": _str, "jdk_version": _str, "jvm_args": _str_list, "memory": OptionalKey(_str),
 }
 
 SPEC: dict[str, Any] = {
@@ -107,8 +113,6 @@ SPEC: dict[str, Any] = {
     "results": {},  # checked against the samples, per kind, in samples.py
 }
 SPEC_V2: dict[str, Any] = {**SPEC, "harness": {"commit": _name}}
-# Host keys a runner may add that older runs lack: checked when present.
-OPTIONAL_HOST_SPEC = {"memory": _str}
 
 LATENCY_RESULTS = {"samples": _nonneg_int, "min_ns": _nonneg_int, "max_ns": _nonneg_int,
                    "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int}
@@ -185,6 +189,10 @@ def _check(m: Manifest, value: Any, spec: Any, keys: tuple[str | int, ...]) -> N
         if not isinstance(value, dict):
             raise m.fail(keys, "manifest-type", f"{dotted} must be an object")
         for key, sub in spec.items():
+            if isinstance(sub, OptionalKey):
+                if key in value:
+                    _check(m, value[key], sub.check, (*keys, key))
+                continue
             if key not in value:
                 where = f"{dotted}.{key}" if dotted else key
                 contract = m.data.get("schema_version")
@@ -215,10 +223,6 @@ def load_manifest(path: Path) -> Manifest:
                      f"schema_version {version!r} is not supported; this pipeline reads versions "
                      f"{', '.join(map(str, READABLE_VERSIONS))} (update fixlab-pipelines or the runner)")
     _check(m, data, SPEC_V2 if version >= 2 else SPEC, ())
-    for i, host in enumerate(data["hardware"]["hosts"]):
-        for key, spec in OPTIONAL_HOST_SPEC.items():
-            if key in host:
-                _check(m, host[key], spec, ("hardware", "hosts", i, key))
     _check_consistency(m)
     return m
 

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The hardware and software of this host, read from the system (never typed in): /proc/cpuinfo,
  * /proc/meminfo, the kernel release, /etc/os-release, the NIC of the route to the peer, whether freed memory
- * goes back to a hypervisor ({@link MemoryBacking}) and the running JVM. Anything unreadable is reported as "unknown (...)" rather than guessed.
+ * goes back to a hypervisor ({@link MemoryBacking}) and the running JVM. Anything unreadable is reported as
+ * "unknown (...)" rather than guessed.
  */
 public final class HardwareProbe
 {

@@ -15,8 +15,8 @@ import java.util.stream.Stream;
  * along, so on such a machine it pays that fault for each: on the 2-core VM the project measures on, writing 4 GiB
  * again at once cost 1.5-1.7 us a page and 10 s after freeing it 4.0-5.7 us, and fixlab balanced streamed 0.67-0.78M
  * orders a second with reporting on against 2.04-2.16M with the balloon's driver unbound and the memory written once
- * (optimized, which writes no files, 3.4-4.5M and 4.2-4.8M). The figure of a configuration that persists is the machine's as much as the engine's,
- * so the reader is told.
+ * (optimized, which writes no files, 3.4-4.5M and 4.2-4.8M). The figure of a configuration that persists is the
+ * machine's as much as the engine's, so the reader is told.
  */
 public final class MemoryBacking
 {
@@ -65,6 +65,6 @@ public final class MemoryBacking
 
     public static boolean reportsFreePages()
     {
-        return describe(VIRTIO_BALLOON_DRIVER).equals(REPORTING);
+        return REPORTING.equals(describe(VIRTIO_BALLOON_DRIVER));
     }
 }

@@ -34,9 +34,9 @@ public final class Ascii
      * of {@link #DIGITS_BY_HIGHEST_BIT}, and adding the value to it carries into the high half exactly when the value
      * reaches the next power of ten (D. Lemire's method). Comparisons against each power of ten were as fast, but
      * the JIT compiles a branch never taken yet as a trap: the first MsgSeqNum of 10,000, then of 100,000, 1,000,000...
-     * threw every compiled method that writes a number back to the interpreter (25 deoptimizations in a run of
-     * 200,000 round trips), and on 2 busy cores a third of the closed-loop runs measured 13-16 us instead of 9.4
-     * while the compiler caught up.
+     * threw every compiled method that writes a number back to the interpreter until it was compiled again (25
+     * deoptimizations in a run of 200,000 round trips, -XX:+LogCompilation). A value below zero gives a wrong count:
+     * callers pass sequence numbers, lengths and non-negative values only.
      */
     public static int digits(final int value)
     {
