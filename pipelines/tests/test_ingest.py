@@ -136,6 +136,13 @@ MANIFEST_BREAKS = [
     (lambda d: d["configuration"].update(nagle="no"), "manifest-type"),
     (lambda d: d["hardware"]["hosts"][0].update(ram_bytes=-1), "manifest-type"),
     (lambda d: d["hardware"]["hosts"][1].update(memory=["reporting"]), "manifest-type"),  # optional, a string
+    (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 0], "before_ns": 60, "after_ns": 61}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 1], "before_ns": "60", "after_ns": 61}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 1], "before_ns": 60}), "manifest-missing"),
+    (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 1], "before_ns": 2**63, "after_ns": 61}),
+     "integer-range"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
     (lambda d: d.update(scenario="rtt-ping"), "manifest-scenario"),
     (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
@@ -184,15 +191,68 @@ def test_a_hosts_memory_is_kept_where_the_runner_recorded_it(runs: Path, tmp_pat
     ]
 
 
+def _cpus(before_ns: int | None, after_ns: int | None):
+    """A change that records the client's CPU readings (bench-runner CoreToCoreProbe)."""
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
+        core_to_core={"cpus": [0, 1], "before_ns": before_ns, "after_ns": after_ns})
+
+
+def _verdicts(con) -> dict[str, tuple[bool, str]]:
+    return {key.split("/")[1]: (steady, reason)
+            for key, steady, reason in con.execute("SELECT run_key, steady, reason FROM run_verdicts").fetchall()}
+
+
+def test_a_hosts_cpu_readings_are_kept_as_columns(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(62, None))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"  # a runner of 0.2.0: none
+    assert con.execute("SELECT run_key, role, core_to_core_cpus, core_to_core_before_ns, core_to_core_after_ns "
+                       "FROM hosts ORDER BY run_key, role").fetchall() == [
+        (f"{HEAD_CAMPAIGN}/{PACED}", "client", [0, 1], 62, None),
+        (f"{HEAD_CAMPAIGN}/{PACED}", "server", None, None, None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "client", None, None, None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "server", None, None, None),
+    ]
+    assert {steady for steady, _ in _verdicts(con).values()} == {True}  # one reading alone judges nothing
+
+
+def test_a_run_whose_cpus_moved_during_it_is_not_steady(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(61, 330))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    steady, reason = _verdicts(con)[PACED]
+    assert not steady
+    assert reason == ("the host moved its CPUs during the run: a cache line's round trip between CPUs 0 and 1 took "
+                      "61 ns before it and 330 ns after it (bound: x2)")
+    assert con.execute("SELECT DISTINCT steady FROM run_stat_values WHERE run_key LIKE ?",
+                       [f"%/{PACED}"]).fetchall() == [(False,)]
+
+
+def test_a_run_on_cpus_further_apart_than_the_campaigns_others_is_not_compared(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(61, 64))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _cpus(330, 318))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
+    assert _verdicts(con)[STREAM] == (True, "steady")  # alone in its campaign, it is its own measure
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    verdicts = _verdicts(con)
+    assert verdicts[PACED] == (True, "steady")
+    assert verdicts[STREAM] == (False, "the host had placed its CPUs further apart than for the campaign's other runs: "
+                                       "a cache line's round trip between them took 318 ns at best, against 61 ns in "
+                                       "the campaign's nearest run (bound: x2)")
+
+
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.duckdb"
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
-    con.execute("ALTER TABLE hosts DROP COLUMN memory")
+    for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns"):
+        con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     con.close()
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
-    assert con.execute("SELECT count(*), count(memory) FROM hosts").fetchone() == (4, 0)
+    assert con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns) FROM hosts").fetchone() == (4, 0, 0)
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:

@@ -44,3 +44,17 @@ def test_every_ingested_run_is_assessed(con) -> None:
     # run_stat_values and config_stats carry the assessment.
     assert con.execute("SELECT count(*) FROM run_stat_values WHERE steady IS NULL").fetchone()[0] == 0
     assert "unsteady_repetitions" in con.execute("SELECT * FROM config_stats LIMIT 0").df().columns
+
+
+def test_cpu_readings_that_agree_are_steady_and_missing_ones_judge_nothing() -> None:
+    assert steady.assess_cpu_distance({"cpus": [0, 1], "before_ns": 61, "after_ns": 118}) == (True, "steady")
+    assert steady.assess_cpu_distance({"cpus": [0, 1], "before_ns": 330, "after_ns": 318}) == (True, "steady")
+    assert steady.assess_cpu_distance({"cpus": [0, 1], "before_ns": None, "after_ns": 318}) == (True, "steady")
+    assert steady.assess_cpu_distance(None) == (True, "steady")
+
+
+def test_cpu_readings_apart_by_more_than_the_bound_either_way_are_not() -> None:
+    assert not steady.assess_cpu_distance({"cpus": [0, 1], "before_ns": 61, "after_ns": 123})[0]
+    ok, reason = steady.assess_cpu_distance({"cpus": [2, 7], "before_ns": 340, "after_ns": 65})
+    assert not ok
+    assert "between CPUs 2 and 7 took 340 ns before it and 65 ns after it" in reason

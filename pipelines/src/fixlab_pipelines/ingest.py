@@ -18,7 +18,7 @@ import duckdb
 
 from . import inputs, steady
 from .errors import UsageError, ValidationError
-from .manifest import HOST_SPEC, Manifest, load_manifest
+from .manifest import HOST_SPEC, Manifest, OptionalKey, load_manifest
 from .samples import KINDS, LATENCY, STAGE, check_hgrm, check_rows, diagnose_csv, stage_csv
 from .storage import csv_path, parquet_path, stage_parquet, verify_lossless, write_parquet
 
@@ -110,7 +110,7 @@ def ingest_run(con: duckdb.DuckDBPyConnection, run_dir: Path, keep_csv: bool = F
             _insert_run(con, manifest, parquet.name)
             con.execute("INSERT INTO run_contents VALUES (?, ?, ?)", [manifest.run_key, samples_sha256, hgrm_sha256])
             con.execute(f"INSERT INTO {kind.table} SELECT ?, * FROM {STAGE} ORDER BY rowid", [manifest.run_key])
-            steady.record(con, manifest.run_key, manifest.kind)
+            steady.record(con, manifest)
             _refresh_campaign(con, manifest.data["campaign"])
             con.commit()
         except BaseException:
@@ -177,16 +177,31 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
         "manifest": json.dumps(d),
     }
     _check_fits(m, "runs", row)
-    for host in d["hardware"]["hosts"]:
+    hosts = [host_row(host) for host in d["hardware"]["hosts"]]
+    for host in hosts:
         _check_fits(m, "hosts", host)
     names = ", ".join(row)
     marks = ", ".join("?" for _ in row)
     con.execute(f"INSERT INTO runs ({names}, ingested_at) VALUES ({marks}, now()::TIMESTAMP)", list(row.values()))
-    host_keys = tuple(HOST_SPEC)  # the hosts table's columns; an optional key a run lacks goes in as NULL
+    columns = tuple(hosts[0])
     con.executemany(
-        f"INSERT INTO hosts (run_key, {', '.join(host_keys)}) VALUES (?{', ?' * len(host_keys)})",
-        [[m.run_key, *(h.get(k) for k in host_keys)] for h in d["hardware"]["hosts"]],
+        f"INSERT INTO hosts (run_key, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})",
+        [[m.run_key, *host.values()] for host in hosts],
     )
+
+
+def host_row(host: dict) -> dict:
+    """A manifest host as the hosts table's row: a column per key of HOST_SPEC, an object's keys as
+    `<key>_<subkey>` columns; an optional key a run lacks goes in as NULL."""
+    row = {}
+    for key, spec in HOST_SPEC.items():
+        check = spec.check if isinstance(spec, OptionalKey) else spec
+        if isinstance(check, dict):
+            value = host.get(key) or {}
+            row.update({f"{key}_{sub}": value.get(sub) for sub in check})
+        else:
+            row[key] = host.get(key)
+    return row
 
 
 def _check_fits(m: Manifest, table: str, row: dict) -> None:

@@ -67,12 +67,17 @@ def _optional_pos_int(v: Any) -> bool:
     return v is None or _pos_int(v)
 
 
+def _cpu_pair(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(_nonneg_int(x) and x < 2**31 for x in v) and v[0] != v[1]
+
+
 CHECK_NAMES = {
     _int: "an integer", _nonneg_int: "a non-negative integer", _pos_int: "a positive integer",
     _number: "a non-negative number", _str: "a non-empty string",
     _name: inputs.NAME_RULE, _bool: "true or false",
     _timestamp: "an ISO 8601 UTC timestamp like 2026-11-20T23:30:00.123Z",
     _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
+    _cpu_pair: "a list of two different CPU numbers",
 }
 
 @dataclass(frozen=True)
@@ -85,6 +90,10 @@ HOST_SPEC = {
     "role": _name, "hostname": _str, "cpu_model": _str, "sockets": _pos_int, "cores": _pos_int,
     "threads": _pos_int, "ram_bytes": _pos_int, "kernel": _str, "os": _str, "nic": _str,
     "jdk_vendor": _str, "jdk_version": _str, "jvm_args": _str_list, "memory": OptionalKey(_str),
+    # a cache line's round trip between two of the host's CPUs just before and just after the run
+    # (bench-runner CoreToCoreProbe); null where the runner could not measure it
+    "core_to_core": OptionalKey({"cpus": _cpu_pair, "before_ns": _optional_pos_int,
+                                 "after_ns": _optional_pos_int}),
 }
 
 SPEC: dict[str, Any] = {

@@ -94,10 +94,16 @@ CREATE TABLE IF NOT EXISTS hosts (
     jdk_version VARCHAR NOT NULL,
     jvm_args    VARCHAR[] NOT NULL,
     memory      VARCHAR,            -- hardware.hosts[].memory, optional: whether freed memory goes back to a hypervisor
+    core_to_core_cpus      INTEGER[],  -- hardware.hosts[].core_to_core, optional: the two CPUs measured,
+    core_to_core_before_ns BIGINT,     -- a cache line's round trip between them just before the run
+    core_to_core_after_ns  BIGINT,     -- and just after it (NULL where not measured); see run_verdicts
     PRIMARY KEY (run_key, role)
 );
 -- a database file built before hosts had the column
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS memory VARCHAR;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS core_to_core_cpus INTEGER[];
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS core_to_core_before_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS core_to_core_after_ns BIGINT;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256
@@ -188,9 +194,32 @@ SELECT r.run_key, r.campaign, r.run_id, r.product, r.product_version, r.scenario
 FROM throughput_points t JOIN runs r USING (run_key)
 GROUP BY ALL;
 
+-- Each run's verdict: run_steadiness's, then the rule that needs the other runs of its campaign.
+-- A run whose nearer core_to_core reading is more than 2 times (steady.CPU_DISTANCE_BOUND) the
+-- campaign's nearest ran on CPUs the host had placed further apart than for the campaign's other
+-- runs, which a loopback round trip feels in full: it is not compared with them.
+CREATE OR REPLACE VIEW run_verdicts AS
+WITH readings AS (
+    SELECT h.run_key, any_value(r.campaign) AS campaign,
+           min(least(h.core_to_core_before_ns, h.core_to_core_after_ns)) AS nearest_ns
+    FROM hosts h JOIN runs r USING (run_key)
+    GROUP BY h.run_key
+), distances AS (
+    SELECT run_key, nearest_ns, min(nearest_ns) OVER (PARTITION BY campaign) AS campaign_nearest_ns
+    FROM readings
+)
+SELECT s.run_key,
+       s.steady AND NOT coalesce(d.nearest_ns > 2 * d.campaign_nearest_ns, false) AS steady,
+       CASE WHEN s.steady AND d.nearest_ns > 2 * d.campaign_nearest_ns
+            THEN format('the host had placed its CPUs further apart than for the campaign''s other runs: a cache '
+                        || 'line''s round trip between them took {:,} ns at best, against {:,} ns in the campaign''s '
+                        || 'nearest run (bound: x2)', d.nearest_ns, d.campaign_nearest_ns)
+            ELSE s.reason END AS reason
+FROM run_steadiness s LEFT JOIN distances d USING (run_key);
+
 -- Every per-run statistic in long form (statistic, value): what config_stats and diff
 -- aggregate. Latency statistics are in ns; 'messages_per_second' in msg/s.
--- steady comes from run_steadiness (false when a run was never assessed).
+-- steady comes from run_verdicts (false when a run was never assessed).
 CREATE OR REPLACE VIEW run_stat_values AS
 SELECT v.*, coalesce(s.steady, false) AS steady
 FROM (
@@ -203,7 +232,7 @@ FROM (
     SELECT run_key, campaign, product, product_version, scenario, workload_mode, configuration,
            repetition, hardware_fingerprint, 'throughput', 'messages_per_second', messages_per_second
     FROM throughput_stats
-) v LEFT JOIN run_steadiness s USING (run_key);
+) v LEFT JOIN run_verdicts s USING (run_key);
 
 -- One configuration (campaign x product x version x scenario x mode x configuration)
 -- across its repetitions: the median of the per-run figures and their spread.

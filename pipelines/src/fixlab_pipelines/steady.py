@@ -18,16 +18,28 @@ The rules (the thresholds are the constants below, explained on the methodology 
   rate, and its latency measures its queue.
 - throughput runs: the message rate over the last third of the measured stream is within
   DRIFT_BOUND of the first third's.
+- every run whose runner measured its CPUs (hardware.hosts[].core_to_core): the cache line's round
+  trip between two CPUs after the run is within CPU_DISTANCE_BOUND of the one before it. On a
+  virtual machine the host moves virtual CPUs between physical cores, and a loopback round trip
+  crosses between the two CPUs dozens of times: on the 2-vCPU VM the project measures on, the
+  reading is 55-90 ns or 310-370 ns, and the same build's closed-loop p50 9.4-9.8 µs or 13.1-14.0.
+  A run whose readings disagree measured two machines.
+- and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
+  nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
+  further apart than the campaign's other runs, so it is not compared with them.
 """
 
 from __future__ import annotations
 
 import duckdb
 
+from .manifest import Manifest
 from .samples import STAGE
 
 DRIFT_BOUND = 1.5
 MAX_BACKLOG_INTERVALS = 10
+# also in schema.sql's run_verdicts view, which applies it across a campaign
+CPU_DISTANCE_BOUND = 2
 
 _LATENCY = f"""
 WITH t AS (
@@ -103,6 +115,24 @@ def assess(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> tuple[boo
     return assess_throughput(first, last)
 
 
-def record(con: duckdb.DuckDBPyConnection, run_key: str, kind: str) -> None:
-    steady, reason = assess(con, run_key, kind)
-    con.execute("INSERT OR REPLACE INTO run_steadiness VALUES (?, ?, ?)", [run_key, steady, reason])
+def assess_cpu_distance(core_to_core: dict | None) -> tuple[bool, str]:
+    """(steady, reason) from a host's core_to_core readings: did the CPUs stay as far apart as they were?"""
+    if not core_to_core or core_to_core.get("before_ns") is None or core_to_core.get("after_ns") is None:
+        return True, "steady"
+    before, after = core_to_core["before_ns"], core_to_core["after_ns"]
+    if max(before, after) > CPU_DISTANCE_BOUND * min(before, after):
+        a, b = core_to_core["cpus"]
+        return False, (f"the host moved its CPUs during the run: a cache line's round trip between CPUs {a} and {b} "
+                       f"took {before:,} ns before it and {after:,} ns after it (bound: x{CPU_DISTANCE_BOUND})")
+    return True, "steady"
+
+
+def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
+    """Assess a run whose samples are staged and whose row is in `runs`, and store the verdict."""
+    steady, reason = True, "steady"
+    for host in manifest.data["hardware"]["hosts"]:
+        if steady:
+            steady, reason = assess_cpu_distance(host.get("core_to_core"))
+    if steady:
+        steady, reason = assess(con, manifest.run_key, manifest.kind)
+    con.execute("INSERT OR REPLACE INTO run_steadiness VALUES (?, ?, ?)", [manifest.run_key, steady, reason])

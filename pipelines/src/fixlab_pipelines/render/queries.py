@@ -257,7 +257,7 @@ def unsteady_runs(con: duckdb.DuckDBPyConnection, campaign: str, version: str | 
     """Runs of a campaign that did not reach a steady state, with the reason."""
     return rows(
         con,
-        f"""SELECT r.run_id, r.scenario, s.reason FROM runs r JOIN run_steadiness s USING (run_key)
+        f"""SELECT r.run_id, r.scenario, s.reason FROM runs r JOIN run_verdicts s USING (run_key)
            WHERE {_scope("r")} AND NOT s.steady ORDER BY r.scenario, r.run_id""",
         _params(campaign, version),
     )

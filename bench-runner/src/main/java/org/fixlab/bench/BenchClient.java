@@ -14,6 +14,7 @@ import org.fixlab.bench.client.ClientDriver;
 import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
 import org.fixlab.bench.control.ControlChannel;
+import org.fixlab.bench.run.CoreToCoreProbe;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.ProductInfo;
@@ -35,6 +36,9 @@ final class BenchClient
     {
         final ProductConfig config = options.product.configure(options);
         final RunFolder folder = new RunFolder(Path.of(options.out, options.campaign), options.runId());
+        // before the server has anything to run: it waits in accept until the control channel connects
+        final CoreToCoreProbe cpuDistance = CoreToCoreProbe.forThisProcess();
+        final long cpuDistanceBefore = cpuDistance == null ? CoreToCoreProbe.NOT_MEASURED : cpuDistance.measure();
         final long connectDeadline = System.nanoTime() + Math.min(options.timeoutSeconds, 15) * 1_000_000_000L;
         try (ControlChannel control = ControlChannel.connect(options.host, options.controlPort, connectDeadline))
         {
@@ -85,12 +89,19 @@ final class BenchClient
                 serverData = control.readArrays();
             }
             final String finished = now();
+            final String clientAddress = control.localAddress();
+            // the server lets go of the run when the control channel closes; then the CPUs are free to measure again
+            control.close();
+            if (cpuDistance != null)
+            {
+                clientHardware.put("core_to_core", cpuDistance.manifestEntry(cpuDistanceBefore, afterServerExit(cpuDistance)));
+            }
             final Path dir = folder.open();
             try
             {
                 final Map<String, Object> results = RunResults.write(dir, options, driver, replies, serverData);
                 final Map<String, Object> manifest = manifest(options, config, started, finished, server, clientHardware, loopback,
-                    control.localAddress(), placement, method, sockets, results);
+                    clientAddress, placement, method, sockets, results);
                 java.nio.file.Files.writeString(dir.resolve("manifest.json"), Json.write(manifest));
                 return folder.commit();
             }
@@ -105,6 +116,26 @@ final class BenchClient
             }
         }
     }
+
+    /**
+     * The second reading, once the server has stopped polling: it notices the closed control channel within a duty
+     * cycle and closes its engine, which the pause covers. A reading still disturbed by it is not recorded.
+     */
+    private static long afterServerExit(final CoreToCoreProbe probe)
+    {
+        try
+        {
+            Thread.sleep(SERVER_EXIT_PAUSE_MS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return CoreToCoreProbe.NOT_MEASURED;
+        }
+        return probe.measure();
+    }
+
+    private static final long SERVER_EXIT_PAUSE_MS = 200;
 
     private static String now()
     {

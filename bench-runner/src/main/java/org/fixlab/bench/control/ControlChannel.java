@@ -198,7 +198,7 @@ public final class ControlChannel implements AutoCloseable
         }
     }
 
-    /** Server: a thread waits for the client's "done" (or its disconnect) while the main thread polls. */
+    /** Server: a thread waits for the client's "done", then for its disconnect, while the main thread polls. */
     public void watchForDone()
     {
         final Thread watcher = new Thread(() ->
@@ -208,7 +208,12 @@ public final class ControlChannel implements AutoCloseable
                 if ("done".equals(in.readUTF()))
                 {
                     peerDone = true;
-                    return;
+                    // and then for the close, which ends the server's linger at once: the client measures the CPUs
+                    // again when the server has stopped polling (CoreToCoreProbe)
+                    while (in.read() >= 0)
+                    {
+                        // nothing more is sent after "done"
+                    }
                 }
             }
             catch (final IOException ex)
