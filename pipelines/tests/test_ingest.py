@@ -252,7 +252,8 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
     con.close()
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
-    assert con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns) FROM hosts").fetchone() == (4, 0, 0)
+    counts = con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns) FROM hosts").fetchone()
+    assert counts == (4, 0, 0)
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:
