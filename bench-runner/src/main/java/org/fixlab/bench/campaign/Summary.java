@@ -17,7 +17,8 @@ final class Summary
     static String table(final List<Path> runs)
     {
         final StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-58s %12s %12s %14s %12s%n", "run", "p50 us", "p99 us", "msg/s", "alloc B/msg"));
+        sb.append(String.format("%-58s %12s %12s %14s %12s %13s%n", "run", "p50 us", "p99 us", "msg/s", "alloc B/msg",
+            "cpus ns (*)"));
         for (final Path run : runs)
         {
             String text;
@@ -29,9 +30,12 @@ final class Summary
             {
                 text = "";
             }
-            sb.append(String.format("%-58s %12s %12s %14s %12s%n", run.getFileName(), micros(text, "p50_ns"), micros(text, "p99_ns"),
-                number(text, "messages_per_second", "%,.0f"), number(text, "allocated_bytes_per_message", "%.2f")));
+            sb.append(String.format("%-58s %12s %12s %14s %12s %13s%n", run.getFileName(), micros(text, "p50_ns"), micros(text, "p99_ns"),
+                number(text, "messages_per_second", "%,.0f"), number(text, "allocated_bytes_per_message", "%.2f"),
+                number(text, "before_ns", "%.0f") + "/" + number(text, "after_ns", "%.0f")));
         }
+        sb.append("(*) a cache line's round trip between the client's two CPUs before/after the run (core_to_core in the "
+            + "manifest): runs whose readings differ, or are far above the campaign's nearest, are not compared\n");
         return sb.toString();
     }
 
