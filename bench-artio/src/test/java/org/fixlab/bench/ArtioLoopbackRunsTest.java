@@ -87,6 +87,9 @@ class ArtioLoopbackRunsTest
         RunFolderAssertions.assertValid(run, scenario, LoopbackRun.MESSAGES);
         final var manifest = RunFolderAssertions.manifest(run);
         assertEquals(config.equals("default"), manifest.at("/configuration/artio/logInboundMessages").asBoolean());
+        // the harness in Artio's JVM, which has no engine on its classpath, still measures the CPUs (CoreToCoreProbe)
+        assertEquals("client", manifest.at("/hardware/hosts/1/role").asText());
+        assertEquals(2, manifest.at("/hardware/hosts/1/core_to_core/cpus").size(), manifest.at("/hardware/hosts/1").toString());
         assertEquals(switch (config)
         {
             case "default" -> "backoff";

@@ -47,10 +47,21 @@ public final class CoreToCoreProbe
         this.cpuB = cpuB;
     }
 
-    /** The first and the last CPU this process may run on, or null with fewer than two. */
+    /**
+     * The first and the last CPU this process may run on, or null with fewer than two, or where Affinity cannot
+     * tell (no native access on this platform): a run is never refused for want of the probe.
+     */
     public static CoreToCoreProbe forThisProcess()
     {
-        final BitSet allowed = Affinity.getAffinity();
+        final BitSet allowed;
+        try
+        {
+            allowed = Affinity.getAffinity();
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            return null;
+        }
         final int first = allowed.nextSetBit(0);
         final int last = allowed.length() - 1;
         return first < 0 || first == last ? null : new CoreToCoreProbe(first, last);
