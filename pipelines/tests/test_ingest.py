@@ -11,6 +11,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
+from fixlab_pipelines.steady import CPU_DISTANCE_BOUND
 from fixlab_pipelines.storage import export_csv, sha256_of
 from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 
@@ -224,7 +225,7 @@ def test_a_run_whose_cpus_moved_during_it_is_not_steady(runs: Path, tmp_path: Pa
     steady, reason = _verdicts(con)[PACED]
     assert not steady
     assert reason == ("the host moved its CPUs during the run: a cache line's round trip between CPUs 0 and 1 took "
-                      "61 ns before it and 330 ns after it (bound: x2)")
+                      "61 ns before it and 330 ns after it (bound: x3)")
     assert con.execute("SELECT DISTINCT steady FROM run_stat_values WHERE run_key LIKE ?",
                        [f"%/{PACED}"]).fetchall() == [(False,)]
 
@@ -240,7 +241,18 @@ def test_a_run_on_cpus_further_apart_than_the_campaigns_others_is_not_compared(r
     assert verdicts[PACED] == (True, "steady")
     assert verdicts[STREAM] == (False, "the host had placed its CPUs further apart than for the campaign's other runs: "
                                        "a cache line's round trip between them took 318 ns at best, against 61 ns in "
-                                       "the campaign's nearest run (bound: x2)")
+                                       "the campaign's nearest run (bound: x3)")
+
+
+@pytest.mark.parametrize(("nearest_ns", "compared"),
+                         [(60 * CPU_DISTANCE_BOUND, True), (60 * CPU_DISTANCE_BOUND + 1, False)])
+def test_the_campaigns_bound_on_cpu_distance_is_steadys(runs: Path, tmp_path: Path, nearest_ns: int,
+                                                        compared: bool) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(60, 61))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _cpus(nearest_ns + 5, nearest_ns))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, PACED), run_dir(runs, HEAD_CAMPAIGN, STREAM)])
+    assert _verdicts(con)[STREAM][0] is compared
 
 
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:

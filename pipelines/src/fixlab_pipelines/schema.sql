@@ -195,7 +195,7 @@ FROM throughput_points t JOIN runs r USING (run_key)
 GROUP BY ALL;
 
 -- Each run's verdict: run_steadiness's, then the rule that needs the other runs of its campaign.
--- A run whose nearer core_to_core reading is more than 2 times (steady.CPU_DISTANCE_BOUND) the
+-- A run whose nearer core_to_core reading is more than 3 times (steady.CPU_DISTANCE_BOUND) the
 -- campaign's nearest ran on CPUs the host had placed further apart than for the campaign's other
 -- runs, which a loopback round trip feels in full: it is not compared with them.
 CREATE OR REPLACE VIEW run_verdicts AS
@@ -209,11 +209,11 @@ WITH readings AS (
     FROM readings
 )
 SELECT s.run_key,
-       s.steady AND NOT coalesce(d.nearest_ns > 2 * d.campaign_nearest_ns, false) AS steady,
-       CASE WHEN s.steady AND d.nearest_ns > 2 * d.campaign_nearest_ns
+       s.steady AND NOT coalesce(d.nearest_ns > 3 * d.campaign_nearest_ns, false) AS steady,
+       CASE WHEN s.steady AND d.nearest_ns > 3 * d.campaign_nearest_ns
             THEN format('the host had placed its CPUs further apart than for the campaign''s other runs: a cache '
                         || 'line''s round trip between them took {:,} ns at best, against {:,} ns in the campaign''s '
-                        || 'nearest run (bound: x2)', d.nearest_ns, d.campaign_nearest_ns)
+                        || 'nearest run (bound: x3)', d.nearest_ns, d.campaign_nearest_ns)
             ELSE s.reason END AS reason
 FROM run_steadiness s LEFT JOIN distances d USING (run_key);
 

@@ -14,8 +14,8 @@ import net.openhft.affinity.Affinity;
  * is the answer. The manifest records it before and after each run ({@code hardware.hosts[].core_to_core}).
  *
  * <p>Why: on a virtual machine the host decides which physical cores the virtual CPUs run on, and it changes its mind.
- * On the 2-vCPU VM the project measures on, the round trip between CPU 0 and CPU 1 reads 55-90 ns at some times and
- * 320-370 ns at others (the two vCPUs on cores that share a cache, or not), and the state changes while runs go on. A
+ * On the 2-vCPU VM the project measures on, the round trip between CPU 0 and CPU 1 reads 51-127 ns (mostly 55-90) at some times and
+ * 300-370 ns at others (the two vCPUs on cores that share a cache, or not), and the state changes while runs go on. A
  * loopback round trip crosses between the two CPUs dozens of times, so the same build measured 9.5-9.9 us (closed-loop
  * p50, fixlab optimized) with the CPUs near and 13.2-14.0 us with them far, and the raw socket 8.4 against 12.3-12.7;
  * every slow run of 24 had a far reading before or after it, and no fast one had. A run whose two readings disagree
