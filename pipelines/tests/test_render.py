@@ -350,3 +350,18 @@ def test_the_hardware_table_says_whether_freed_memory_goes_back_to_a_hypervisor(
     page = (portal.docs / "results" / "0.1.0.md").read_text(encoding="utf-8")
     row = next(line for line in page.splitlines() if line.startswith("| Memory |"))
     assert "not recorded" in row and "0.2.0 or before" in row, row
+
+
+def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
+    """Each run and its reason is an item of its own, not one paragraph of a dozen runs with dashes between."""
+    import markdown
+
+    extensions = ["admonition", "attr_list", "md_in_html"]  # those of mkdocs.yml that this block meets
+    block = environment().from_string('{% import "_macros.md.j2" as m %}{{ m.unsteady_warning(runs) }}').render(runs=[
+        {"run_id": "rtt-echo.closed-loop.fixlab.optimized.r4", "reason": "the host moved its CPUs during the run"},
+        {"run_id": "throughput.raw-socket.busy-spin.r8", "reason": "rate moved <b>"},
+    ])
+    html = markdown.markdown(block, extensions=extensions)
+    assert '<div class="admonition warning">' in html
+    assert html.count("<li>") == 2, html
+    assert "<li><code>throughput.raw-socket.busy-spin.r8</code>: rate moved &lt;b&gt;</li>" in html
