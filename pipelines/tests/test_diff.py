@@ -179,3 +179,20 @@ def test_diff_outputs_for_scripts(loaded: Path, capsys) -> None:
     assert cli.main(["diff", "--db", str(loaded), BASE_CAMPAIGN, HEAD_CAMPAIGN]) == 0
     table = capsys.readouterr().out
     assert "faster" in table and "slower" in table and "p50_us" in table
+
+
+def test_each_sides_figure_is_the_median_of_its_steady_runs(loaded: Path, tmp_path: Path) -> None:
+    """A run that did not reach a steady state stays on its page but is never averaged into a comparison."""
+    copy = tmp_path / "c.duckdb"
+    shutil.copy(loaded, copy)
+    con = db.connect(copy)
+    balanced = diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=balanced")
+    optimized = diff.parse_side(con, f"campaign={HEAD_CAMPAIGN},configuration=optimized")
+    steady_key = "run_key LIKE '%rtt-echo.paced.fixlab.optimized.r%'"
+    p50 = dict(con.execute(f"SELECT repetition, value FROM run_stat_values WHERE {steady_key} "
+                           "AND metric = 'latency' AND statistic = 'p50_ns'").fetchall())
+    con.execute(f"UPDATE run_steadiness SET steady = false, reason = 'test' WHERE {steady_key} AND run_key LIKE '%.r3'")
+    frame = diff.compare(con, balanced, optimized)
+    row = frame[(frame.statistic == "p50_ns") & (frame.metric == "latency")].iloc[0]
+    assert row["head"] == pytest.approx(np.median([p50[1], p50[2]]))
+    assert row["head_repetitions"] == 2

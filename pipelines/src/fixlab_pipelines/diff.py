@@ -313,8 +313,10 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
     floors = _noise_floors([key for key, _, _ in pairs], values, paired)
     rows = []
     for (key, b, h), (bv, hv) in zip(pairs, values, strict=True):
-        base_mid = float(np.median(b["value"])) if len(b) else float("nan")
-        head_mid = float(np.median(h["value"])) if len(h) else float("nan")
+        # each side's figure is the median of its steady runs: a run that did not reach a steady state is
+        # shown on its page with its reason, never averaged into a comparison (none steady: no figure)
+        base_mid = _steady_median(b)
+        head_mid = _steady_median(h)
         hardware_differs = set(b["hardware_fingerprint"]) != set(h["hardware_fingerprint"])
         row = {**dict(zip(keys, key, strict=True)), "base": base_mid, "head": head_mid,
                "change_pct": (head_mid - base_mid) / base_mid * 100.0 if base_mid else float("nan"),
@@ -346,6 +348,11 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
     order = {s: i for i, s in enumerate(statistics)}
     frame["_order"] = frame["statistic"].map(order)
     return frame.sort_values([*align, "metric", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+def _steady_median(side: pd.DataFrame) -> float:
+    steady = side.loc[side["steady"], "value"]
+    return float(np.median(steady)) if len(steady) else float("nan")
 
 
 def steady_values(b: pd.DataFrame, h: pd.DataFrame, paired: bool) -> tuple[np.ndarray, np.ndarray]:
