@@ -356,8 +356,9 @@ def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
     """Each run and its reason is an item of its own, not one paragraph of a dozen runs with dashes between."""
     import markdown
 
-    extensions = ["admonition", "attr_list", "md_in_html"]  # those of mkdocs.yml that this block meets
-    block = environment().from_string('{% import "_macros.md.j2" as m %}{{ m.unsteady_warning(runs) }}').render(runs=[
+    extensions = ["admonition", "attr_list", "md_in_html", "pymdownx.details"]  # those of mkdocs.yml it meets
+    warning = environment().from_string('{% import "_macros.md.j2" as m %}{{ m.unsteady_warning(runs) }}')
+    block = warning.render(runs=[
         {"run_id": "rtt-echo.closed-loop.fixlab.optimized.r4", "reason": "the host moved its CPUs during the run"},
         {"run_id": "throughput.raw-socket.busy-spin.r8", "reason": "rate moved <b>"},
     ])
@@ -365,3 +366,8 @@ def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
     assert '<div class="admonition warning">' in html
     assert html.count("<li>") == 2, html
     assert "<li><code>throughput.raw-socket.busy-spin.r8</code>: rate moved &lt;b&gt;</li>" in html
+    # a dozen are folded under their count
+    many = [{"run_id": f"rtt-echo.paced.fixlab.optimized.r{i}", "reason": "far"} for i in range(1, 13)]
+    html = markdown.markdown(warning.render(runs=many), extensions=extensions)
+    assert html.startswith('<details class="warning">\n<summary>Not a steady state: 12 runs</summary>'), html[:120]
+    assert html.count("<li>") == 12
