@@ -371,3 +371,19 @@ def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
     html = markdown.markdown(warning.render(runs=many), extensions=extensions)
     assert html.startswith('<details class="warning">\n<summary>Not a steady state: 12 runs</summary>'), html[:120]
     assert html.count("<li>") == 12
+
+
+def test_a_headline_takes_the_steady_repetitions_when_enough_are_left():
+    from fixlab_pipelines.render.release import steady_row
+
+    row = {"repetitions": 12, "unsteady_repetitions": 0, "median": 9.5, "min": 9.3, "max": 10.5,
+           "steady_median": 9.5, "steady_min": 9.3, "steady_max": 10.5}
+    assert steady_row(row) == {"median": 9.5, "min": 9.3, "max": 10.5}
+    # two runs on moved CPUs: the other ten, and nothing of the two
+    two_out = {**row, "unsteady_repetitions": 2, "median": 9.57, "max": 13.2, "steady_median": 9.52,
+               "steady_max": 10.5}
+    assert steady_row(two_out) == {"median": 9.52, "min": 9.3, "max": 10.5}
+    # of three repetitions one is not steady: two are too few to stand for the configuration
+    assert steady_row({**two_out, "repetitions": 3, "unsteady_repetitions": 1}) is None
+    assert steady_row({**two_out, "repetitions": 12, "unsteady_repetitions": 12, "steady_median": None}) is None
+    assert steady_row(None) is None

@@ -247,7 +247,11 @@ SELECT campaign, product, product_version, scenario, workload_mode, configuratio
        max(value)             AS max,
        stddev_samp(value)     AS stddev,
        (max(value) - min(value)) / nullif(median(value), 0) * 100 AS spread_pct,
-       count(*) FILTER (WHERE NOT steady) AS unsteady_repetitions
+       count(*) FILTER (WHERE NOT steady) AS unsteady_repetitions,
+       -- the same over the steady repetitions only: what a headline may use (render/release.py steady)
+       median(value) FILTER (WHERE steady) AS steady_median,
+       min(value) FILTER (WHERE steady)    AS steady_min,
+       max(value) FILTER (WHERE steady)    AS steady_max
 FROM run_stat_values
 GROUP BY campaign, product, product_version, scenario, workload_mode, configuration,
          hardware_fingerprint, metric, statistic;

@@ -232,7 +232,8 @@ def config_medians(
     for r in rows(
         con,
         f"""SELECT scenario, workload_mode, product, configuration, metric, statistic,
-                  repetitions, median, min, max, spread_pct, unsteady_repetitions
+                  repetitions, median, min, max, spread_pct, unsteady_repetitions, steady_median, steady_min,
+                  steady_max
            FROM config_stats WHERE {_scope()}""",
         _params(campaign, version),
     ):

@@ -15,6 +15,7 @@ from typing import Any
 
 import duckdb
 
+from ..diff import MIN_REPETITIONS
 from . import figures, queries
 from .queries import LATENCY_STATISTICS, Release, Series
 from .templating import href
@@ -236,11 +237,25 @@ def reproduce(runs: list[dict[str, Any]], series: list[Series]) -> dict[str, lis
     return by_topology
 
 
+def steady_row(row: dict | None) -> dict | None:
+    """What a headline, a score or a chart across releases may show of a config_stats row: its median, lowest and
+    highest over the repetitions that reached a steady state. All of them, when every one did; when some did not,
+    the others, if at least diff.MIN_REPETITIONS are left (a run that is not steady is never averaged in, and a
+    long campaign on a VM whose host moves its CPUs keeps its headline); otherwise nothing."""
+    if not row or row.get("median") is None:
+        return None
+    if not row.get("unsteady_repetitions"):
+        return {"median": row["median"], "min": row.get("min"), "max": row.get("max")}
+    steady_repetitions = row.get("repetitions", 0) - row["unsteady_repetitions"]
+    if steady_repetitions >= MIN_REPETITIONS and row.get("steady_median") is not None:
+        return {"median": row["steady_median"], "min": row.get("steady_min"), "max": row.get("steady_max")}
+    return None
+
+
 def steady(medians: dict, s: Series, metric: str, statistic: str) -> float | None:
-    """A series' median of repetitions, only when every repetition reached a steady state: the figures a
-    headline or a score may use."""
-    row = medians.get(s.key, {}).get(metric, {}).get(statistic, {})
-    return row.get("median") if not row.get("unsteady_repetitions") else None
+    """A series' median of its steady repetitions (steady_row), the figure a headline or a score may use."""
+    row = steady_row(medians.get(s.key, {}).get(metric, {}).get(statistic))
+    return row["median"] if row else None
 
 
 def lowest_p50(series: list[Series], medians: dict) -> Series | None:

@@ -19,7 +19,7 @@ from ..errors import UsageError
 from . import compare, downloads, figures, nav, queries, summary
 from .diagrams import svg
 from .queries import Release
-from .release import FigureWriter, machines, release_context
+from .release import FigureWriter, machines, release_context, steady_row
 from .templating import environment, href, render_page
 
 # downloads/ is pruned rather than removed: its files are slow to re-create (see downloads).
@@ -204,8 +204,8 @@ def release_history(index: list[dict[str, Any]], writer: FigureWriter) -> list[d
     def points(key: tuple, metric: str, statistic: str) -> list[tuple[str, float, float, float]]:
         out = []
         for entry in index:
-            row = entry["medians"].get(key, {}).get(metric, {}).get(statistic)
-            if row and row.get("median") is not None and not row.get("unsteady_repetitions"):
+            row = steady_row(entry["medians"].get(key, {}).get(metric, {}).get(statistic))
+            if row:
                 out.append((entry["release"].version, row["median"], row["min"], row["max"]))
         return out
 
