@@ -207,15 +207,19 @@ WITH readings AS (
 ), distances AS (
     SELECT run_key, nearest_ns, min(nearest_ns) OVER (PARTITION BY campaign) AS campaign_nearest_ns
     FROM readings
+), placed AS (
+    SELECT run_key, nearest_ns, campaign_nearest_ns,
+           coalesce(nearest_ns > 3 * campaign_nearest_ns, false) AS far
+    FROM distances
 )
 SELECT s.run_key,
-       s.steady AND NOT coalesce(d.nearest_ns > 3 * d.campaign_nearest_ns, false) AS steady,
-       CASE WHEN s.steady AND d.nearest_ns > 3 * d.campaign_nearest_ns
+       s.steady AND NOT coalesce(d.far, false) AS steady,
+       CASE WHEN s.steady AND d.far
             THEN format('the host had placed its CPUs further apart than for the campaign''s other runs: a cache '
                         || 'line''s round trip between them took {:,} ns at best, against {:,} ns in the campaign''s '
                         || 'nearest run (bound: x3)', d.nearest_ns, d.campaign_nearest_ns)
             ELSE s.reason END AS reason
-FROM run_steadiness s LEFT JOIN distances d USING (run_key);
+FROM run_steadiness s LEFT JOIN placed d USING (run_key);
 
 -- Every per-run statistic in long form (statistic, value): what config_stats and diff
 -- aggregate. Latency statistics are in ns; 'messages_per_second' in msg/s.

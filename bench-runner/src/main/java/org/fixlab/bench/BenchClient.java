@@ -119,7 +119,7 @@ final class BenchClient
 
     /**
      * The second reading, once the server has stopped polling: it notices the closed control channel within a duty
-     * cycle and closes its engine, which the pause covers. A reading still disturbed by it is not recorded.
+     * cycle and closes its engine, which the pause covers (the probe refuses a reading it finds disturbed).
      */
     private static long afterServerExit(final CoreToCoreProbe probe)
     {

@@ -14,17 +14,18 @@ import net.openhft.affinity.Affinity;
  * is the answer. The manifest records it before and after each run ({@code hardware.hosts[].core_to_core}).
  *
  * <p>Why: on a virtual machine the host decides which physical cores the virtual CPUs run on, and it changes its mind.
- * On the 2-vCPU VM the project measures on, the round trip between CPU 0 and CPU 1 reads 51-127 ns (mostly 55-90) at some times and
- * 300-370 ns at others (the two vCPUs on cores that share a cache, or not), and the state changes while runs go on. A
- * loopback round trip crosses between the two CPUs dozens of times, so the same build measured 9.5-9.9 us (closed-loop
- * p50, fixlab optimized) with the CPUs near and 13.2-14.0 us with them far, and the raw socket 8.4 against 12.3-12.7;
- * every slow run of 24 had a far reading before or after it, and no fast one had. A run whose two readings disagree
- * measured two machines, which the pipeline's steady-state check refuses to average in.
+ * On the 2-vCPU VM the project measures on, the round trip between CPU 0 and CPU 1 reads 51-127 ns (mostly 55-90) at
+ * some times and 300-370 ns at others (the two vCPUs on cores that share a cache, or not), and the state changes while
+ * runs go on. A loopback round trip crosses between the two CPUs dozens of times, so the same build measured 9.3-9.9
+ * us (closed-loop p50, fixlab optimized) with the CPUs near and 13.1-14.0 us with them far, and the raw socket 8.3-8.6
+ * against 12.1-12.8; in 30 probe runs every slow one had a far reading before or after it. A run whose two readings
+ * disagree measured two machines, which the pipeline's steady-state check refuses to average in.
  *
- * <p>It needs both CPUs to itself: the client takes the first reading before it connects (the server then waits in
- * accept, spinning on nothing) and the second once its engine is closed and the server has let go of the run.
- * A CPU that something else keeps busy makes a batch wait for the scheduler, which is milliseconds, not nanoseconds:
- * such a reading is refused ({@link #NOT_MEASURED}) rather than recorded.
+ * <p>It wants both CPUs to itself: the client takes the first reading before it connects (the server then waits in
+ * accept, spinning on nothing) and the second once its engine is closed and the server has let go of the run. A
+ * thread that shares a CPU with the probe costs it the batches that straddle a switch between them, which the median
+ * of the batches leaves out; a median still above {@link #DISTURBED_NANOS} is the scheduler's, not a cache line's, and
+ * is refused ({@link #NOT_MEASURED}) rather than recorded.
  */
 public final class CoreToCoreProbe
 {
