@@ -99,6 +99,14 @@ public final class MessageDecoder
      * searched for a word at a time without a check against the end (words past it stay in the buffer). That is a
      * sixth of the cost of a message gone. False for anything unusual (a sign, a tag of ten digits, a stray byte, too
      * many fields), which {@link #split} then judges byte by byte.
+     *
+     * <p>Why field by field, with a byte loop for the tag: the loop's branches follow the message's shape, which
+     * repeats from message to message, so the processor predicts them and runs ahead, and the only chain from one
+     * field to the next is the SOH search. Two splits without the byte loop were measured slower on the throughput
+     * order (make jmh JMH_ARGS='CodecBenchmark.decode', 86 ns for this one): the tag and '=' read from one word and
+     * converted by multiplications, 167 ns (each field's start then waits on arithmetic instead of a predicted
+     * branch); every SOH of the message found first, a word at a time, then the tags, 142 ns (more instructions
+     * than the byte loop saves).
      */
     private boolean splitEndingInSoh(final byte[] array, final long base, final int end)
     {
