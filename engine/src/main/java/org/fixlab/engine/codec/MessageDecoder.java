@@ -37,8 +37,8 @@ public final class MessageDecoder
      */
     private final long[] firstIndexOfSmallTag = new long[SMALL_TAGS];
     private int stamp;
-    private final int[] valueOffsets;
-    private final int[] valueLengths;
+    /** Each field's value: its offset in the high half, its length in the low half (one store per field, not two). */
+    private final long[] values;
     private DirectBuffer buffer;
     private int offset;
     private int length;
@@ -52,8 +52,7 @@ public final class MessageDecoder
     public MessageDecoder(final int maxFields)
     {
         tags = new int[maxFields];
-        valueOffsets = new int[maxFields];
-        valueLengths = new int[maxFields];
+        values = new long[maxFields];
     }
 
     public int decode(final DirectBuffer buffer, final int offset, final int length)
@@ -154,8 +153,7 @@ public final class MessageDecoder
         {
             firstIndexOfSmallTag[tag] = (long)stamp << 32 | fieldCount;
         }
-        valueOffsets[fieldCount] = valueStart;
-        valueLengths[fieldCount] = valueEnd - valueStart;
+        values[fieldCount] = (long)valueStart << 32 | valueEnd - valueStart;
         fieldCount++;
     }
 
@@ -337,12 +335,12 @@ public final class MessageDecoder
 
     public int valueOffset(final int index)
     {
-        return valueOffsets[index];
+        return (int)(values[index] >>> 32);
     }
 
     public int valueLength(final int index)
     {
-        return valueLengths[index];
+        return (int)values[index];
     }
 
     /** Index of the first field with this tag, or -1. */
@@ -377,27 +375,27 @@ public final class MessageDecoder
     public char msgTypeChar()
     {
         final int index = fieldCount > 2 && tags[2] == Fix.MSG_TYPE ? 2 : indexOf(Fix.MSG_TYPE);
-        return index >= 0 && valueLengths[index] == 1 ? (char)buffer.getByte(valueOffsets[index]) : 0;
+        return index >= 0 && valueLength(index) == 1 ? (char)buffer.getByte(valueOffset(index)) : 0;
     }
 
     /** The int value of the first field with this tag; {@code missingOrInvalid} if absent or not an int. */
     public int intValue(final int tag, final int missingOrInvalid)
     {
         final int index = indexOf(tag);
-        return index < 0 ? missingOrInvalid : Ascii.parseInt(buffer, valueOffsets[index], valueLengths[index], missingOrInvalid);
+        return index < 0 ? missingOrInvalid : Ascii.parseInt(buffer, valueOffset(index), valueLength(index), missingOrInvalid);
     }
 
     public long longValue(final int tag, final long missingOrInvalid)
     {
         final int index = indexOf(tag);
-        return index < 0 ? missingOrInvalid : Ascii.parseLong(buffer, valueOffsets[index], valueLengths[index], missingOrInvalid);
+        return index < 0 ? missingOrInvalid : Ascii.parseLong(buffer, valueOffset(index), valueLength(index), missingOrInvalid);
     }
 
     /** A single-character value, or 0 if absent or longer. */
     public char charValue(final int tag)
     {
         final int index = indexOf(tag);
-        return index >= 0 && valueLengths[index] == 1 ? (char)buffer.getByte(valueOffsets[index]) : 0;
+        return index >= 0 && valueLength(index) == 1 ? (char)buffer.getByte(valueOffset(index)) : 0;
     }
 
     /** True if the field is present with value 'Y'. */
@@ -410,18 +408,18 @@ public final class MessageDecoder
     public long timestampValue(final int tag)
     {
         final int index = indexOf(tag);
-        return index < 0 ? UtcTimestamps.INVALID : timestamps.decode(buffer, valueOffsets[index], valueLengths[index]);
+        return index < 0 ? UtcTimestamps.INVALID : timestamps.decode(buffer, valueOffset(index), valueLength(index));
     }
 
     public boolean valueEquals(final int index, final byte[] expected)
     {
-        return Ascii.equals(buffer, valueOffsets[index], valueLengths[index], expected);
+        return Ascii.equals(buffer, valueOffset(index), valueLength(index), expected);
     }
 
     /** Copies the value into {@code sb} (ASCII); garbage-free when sb has capacity. */
     public StringBuilder appendValue(final int index, final StringBuilder sb)
     {
-        for (int i = valueOffsets[index], end = i + valueLengths[index]; i < end; i++)
+        for (int i = valueOffset(index), end = i + valueLength(index); i < end; i++)
         {
             sb.append((char)buffer.getByte(i));
         }
@@ -432,7 +430,7 @@ public final class MessageDecoder
     public String stringValue(final int tag)
     {
         final int index = indexOf(tag);
-        return index < 0 ? null : buffer.getStringWithoutLengthAscii(valueOffsets[index], valueLengths[index]);
+        return index < 0 ? null : buffer.getStringWithoutLengthAscii(valueOffset(index), valueLength(index));
     }
 
     /** The whole message with SOH shown as '|', for logs and tests. */
