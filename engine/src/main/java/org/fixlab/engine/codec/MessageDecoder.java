@@ -101,11 +101,12 @@ public final class MessageDecoder
      *
      * <p>Why field by field, with a byte loop for the tag: the loop's branches follow the message's shape, which
      * repeats from message to message, so the processor predicts them and runs ahead, and the only chain from one
-     * field to the next is the SOH search. Two splits without the byte loop were measured slower on the throughput
-     * order (make jmh JMH_ARGS='CodecBenchmark.decode', 86 ns for this one): the tag and '=' read from one word and
-     * converted by multiplications, 167 ns (each field's start then waits on arithmetic instead of a predicted
-     * branch); every SOH of the message found first, a word at a time, then the tags, 142 ns (more instructions
-     * than the byte loop saves).
+     * field to the next is the SOH search. Two splits without the byte loop were measured slower, against this one
+     * in the same JVMs (make codec-ab, 2 JVMs each, ns per throughput order and per order of a stream): the tag and
+     * '=' read from one word and converted by multiplications, 134 and 193 against 90 and 93 (each field's start
+     * waits on arithmetic instead of a predicted branch); every SOH of the message found first, a word at a time,
+     * then the tags, 129 and 121 (more instructions than the byte loop saves). So did keeping the tables and the
+     * count in locals (+2 to +5%).
      */
     private boolean splitEndingInSoh(final byte[] array, final long base, final int end)
     {
