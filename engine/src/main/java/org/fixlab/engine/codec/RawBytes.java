@@ -47,6 +47,18 @@ final class RawBytes
         return LITTLE_ENDIAN ? value : Long.reverseBytes(value);
     }
 
+    /** In native order: for comparing bytes, not for reading a number. */
+    static int getInt(final Object array, final long address)
+    {
+        return UNSAFE.getInt(array, address);
+    }
+
+    /** In native order: for comparing bytes, not for reading a number. */
+    static short getShort(final Object array, final long address)
+    {
+        return UNSAFE.getShort(array, address);
+    }
+
     static byte getByte(final Object array, final long address)
     {
         return UNSAFE.getByte(array, address);

@@ -89,4 +89,45 @@ class AsciiTest
             assertEquals(reference(text.toString()), parse(text.toString()), text.toString());
         }
     }
+
+    /**
+     * equals against Arrays.equals: every length from 0 to 40 (the word, int, short and byte cases and their overlapping
+     * last reads), equal bytes and one byte different at each place, a different length, in a heap and a direct
+     * buffer at every alignment, with the bytes around the range different so that a read past it would be caught.
+     */
+    @Test
+    void equalsComparesExactlyTheRangeWhateverItsLengthAndAlignment()
+    {
+        final SplittableRandom random = new SplittableRandom(20261127);
+        final UnsafeBuffer heap = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(64));
+        for (final UnsafeBuffer buffer : java.util.List.of(heap, direct))
+        {
+            for (int length = 0; length <= 40; length++)
+            {
+                for (int offset = 0; offset < 8; offset++)
+                {
+                    final byte[] expected = new byte[length];
+                    random.nextBytes(expected);
+                    buffer.setMemory(0, buffer.capacity(), (byte)~expected.length);
+                    buffer.putBytes(offset, expected);
+                    final int at = offset;
+                    final int n = length;
+                    assertEquals(true, Ascii.equals(buffer, offset, length, expected), () -> n + " equal bytes at " + at);
+                    if (length > 0)
+                    {
+                        assertEquals(false, Ascii.equals(buffer, offset, length - 1, expected), () -> "one byte shorter");
+                    }
+                    for (int i = 0; i < length; i++)
+                    {
+                        final byte[] different = expected.clone();
+                        different[i] ^= (byte)(1 << random.nextInt(8));
+                        final int place = i;
+                        assertEquals(false, Ascii.equals(buffer, offset, length, different),
+                            () -> n + " bytes at " + at + ", byte " + place + " different");
+                    }
+                }
+            }
+        }
+    }
 }
