@@ -53,10 +53,26 @@ public class CodecBenchmark
 
     static final int STREAM_BYTES = 256 * 1024;
 
+    /** The round trip's order (the larger one, with a price), split, that {@link #encodeAndFrameExecutionReport} answers. */
+    private final MessageDecoder roundTripOrder = new MessageDecoder(64);
+    private final MessageEncoder report = new MessageEncoder();
+    private final MessageWriter serverWriter = new MessageWriter(FixVersion.FIX42, "SERVER", "CLIENT", TimestampPrecision.MILLIS);
+    private int execId;
+    /** The order's fields an ExecutionReport repeats, in the bench server's order. */
+    private static final int[] ECHOED = {11, 109, 55, 54, 38, 44, 60};
+
     /** Frames the order {@link #decodeOrder} splits, and the {@link #stream} of them {@link #decodeStreamOrder} splits. */
     @Setup
     public void frameOrders()
     {
+        final UnsafeBuffer roundTrip = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
+        final MessageEncoder large = new MessageEncoder()
+            .reset('D').append(11, 1_234_567).append(21, '1').append(109, "CLIENT1").append(55, "EUR/USD").append(54, '1')
+            .appendTimestamp(60, NOW, TimestampPrecision.MILLIS).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
+        roundTripOrder.decode(roundTrip, 0, FRAMES_FROM_ENCODER
+            ? writer.write(roundTrip, 0, large, 1_234_567, NOW, false, null, 0, 0)
+            : writer.write(roundTrip, 0, large.msgType(), large.msgTypeLength(), 1_234_567, NOW, false, null, 0, 0,
+                large.extraHeader(), large.extraHeaderLength(), large.body(), large.bodyLength()));
         framedLength = encodeAndFrameOrder();
         final MessageEncoder streamOrder = new MessageEncoder();
         final MessageWriter streamWriter = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
@@ -99,6 +115,32 @@ public class CodecBenchmark
         }
         return writer.write(out, 0, order.msgType(), order.msgTypeLength(), seqNum, now, false, null, 0, 0,
             order.extraHeader(), order.extraHeaderLength(), order.body(), order.bodyLength());
+    }
+
+    /**
+     * The round trip's answer, as bench-runner's fixlab server builds it: an ExecutionReport that repeats seven fields
+     * of the split order (copied from its buffer), framed. The server's share of a round trip besides the split.
+     */
+    @Benchmark
+    public int encodeAndFrameExecutionReport()
+    {
+        now += 1_000;
+        report.reset('8').append(37, ++execId).append(17, execId).append(20, '0');
+        for (final int tag : ECHOED)
+        {
+            final int index = roundTripOrder.indexOf(tag);
+            if (index >= 0)
+            {
+                report.append(tag, roundTripOrder.buffer(), roundTripOrder.valueOffset(index), roundTripOrder.valueLength(index));
+            }
+        }
+        report.append(150, '0').append(39, '0').append(151, 100).append(14, 0).append(6, 0);
+        if (FRAMES_FROM_ENCODER)
+        {
+            return serverWriter.write(out, 0, report, ++seqNum, now, false, null, 0, 0);
+        }
+        return serverWriter.write(out, 0, report.msgType(), report.msgTypeLength(), ++seqNum, now, false, null, 0, 0,
+            report.extraHeader(), report.extraHeaderLength(), report.body(), report.bodyLength());
     }
 
     /**
