@@ -56,6 +56,51 @@ public final class Checksum
     }
 
     /**
+     * Copies {@code length} bytes between ranges that do not overlap and returns their sum (to be taken modulo 256),
+     * in one pass: what an encoder copies from a decoded message it need not read back for the CheckSum. Up to 64
+     * bytes a word at a time, the last word ending at the last byte (its bytes copied before are copied again, and
+     * shifted out of the sum); below eight a byte at a time; longer ones are copied, then summed.
+     */
+    static int copySummed(final Object fromArray, final long fromAddress, final Object toArray, final long toAddress,
+        final int length)
+    {
+        if (length < Long.BYTES)
+        {
+            int sum = 0;
+            for (int i = 0; i < length; i++)
+            {
+                final byte b = RawBytes.getByte(fromArray, fromAddress + i);
+                RawBytes.putByte(toArray, toAddress + i, b);
+                sum += b & 0xFF;
+            }
+            return sum;
+        }
+        if (length > WORD_SUM_LIMIT)
+        {
+            RawBytes.copy(fromArray, fromAddress, toArray, toAddress, length);
+            return compute(toArray, toAddress, length);
+        }
+        // each 16-bit lane collects at most 2 * 255 per word: eight words and the last one stay far below 65536
+        long lanes = 0;
+        final int lastWord = length - Long.BYTES;
+        int i = 0;
+        for (; i < lastWord; i += Long.BYTES)
+        {
+            final long word = RawBytes.getLong(fromArray, fromAddress + i);
+            RawBytes.putLong(toArray, toAddress + i, word);
+            lanes += (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+        }
+        final long last = RawBytes.getLong(fromArray, fromAddress + lastWord);
+        RawBytes.putLong(toArray, toAddress + lastWord, last);
+        final long notYetSummed = last >>> ((i - lastWord) << 3);
+        lanes += (notYetSummed & LOW_BYTES) + ((notYetSummed >>> 8) & LOW_BYTES);
+        return (int)((lanes * 0x0001000100010001L) >>> 48);
+    }
+
+    /** The longest copy {@link #copySummed} sums a word at a time. */
+    private static final int WORD_SUM_LIMIT = 64;
+
+    /**
      * The sum of a word's eight bytes (each 0 to 255): adjacent bytes are added into four 16-bit lanes, and one
      * multiplication adds the lanes into the top sixteen bits (at most 2,040: no lane carries into the next). For the
      * numbers a writer stores as one word, whose CheckSum it adds without reading them back.

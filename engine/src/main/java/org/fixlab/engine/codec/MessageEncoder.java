@@ -196,14 +196,23 @@ public final class MessageEncoder
         }
     }
 
+    /**
+     * A field whose value is copied from {@code src} (a decoded message's buffer, typically): the value's bytes are
+     * summed for the CheckSum as they are copied, not read back.
+     */
     public MessageEncoder append(final int tag, final DirectBuffer src, final int offset, final int length)
     {
         final int start = bodyLength;
         src.boundsCheck(offset, length); // so that what the try below catches is this encoder's buffer being full
         try
         {
-            bodyLength = putField(body, bodyLength, tag, src, offset, length);
-            return bodyFrom(start);
+            final int valueStart = putTag(body, bodyLength, tag);
+            body.boundsCheck(valueStart, length + 1);
+            final int valueSum = Checksum.copySummed(src.byteArray(), src.addressOffset() + offset, body.byteArray(),
+                body.addressOffset() + valueStart, length);
+            body.putByte(valueStart + length, Fix.SOH);
+            bodyLength = valueStart + length + 1;
+            return bodyField(tag, start, valueSum);
         }
         catch (final IndexOutOfBoundsException ex)
         {

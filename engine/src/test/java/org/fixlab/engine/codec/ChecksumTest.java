@@ -70,4 +70,43 @@ class ChecksumTest
             assertEquals(expected, Checksum.ofWord(word), () -> Long.toHexString(word));
         }
     }
+
+    /**
+     * copySummed copies exactly the range (the bytes around it in the destination stay as they were) and returns the
+     * bytes' sum modulo 256 like the definition: every length from 0 to 200 (byte, word and long copies), from a heap
+     * array into a direct buffer and the other way, at every alignment, with bytes of every value.
+     */
+    @Test
+    void copySummedCopiesExactlyTheRangeAndSumsItsBytes()
+    {
+        final SplittableRandom random = new SplittableRandom(20261127);
+        final UnsafeBuffer heap = new UnsafeBuffer(new byte[512]);
+        final UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(512));
+        for (final boolean heapToDirect : new boolean[] {true, false})
+        {
+            final UnsafeBuffer from = heapToDirect ? heap : direct;
+            final UnsafeBuffer to = heapToDirect ? direct : heap;
+            for (int length = 0; length <= 200; length++)
+            {
+                for (int alignment = 0; alignment < 8; alignment++)
+                {
+                    final byte[] bytes = new byte[length];
+                    random.nextBytes(bytes);
+                    final int fromOffset = 16 + alignment;
+                    final int toOffset = 40 + random.nextInt(8);
+                    from.putBytes(fromOffset, bytes);
+                    to.setMemory(0, to.capacity(), (byte)0x5A);
+                    final int sum = Checksum.copySummed(from.byteArray(), from.addressOffset() + fromOffset, to.byteArray(),
+                        to.addressOffset() + toOffset, length);
+                    final int n = length;
+                    assertEquals(definition(from, fromOffset, length), sum & 0xFF, () -> "sum of " + n + " bytes");
+                    final byte[] copied = new byte[length];
+                    to.getBytes(toOffset, copied);
+                    assertEquals(java.util.Arrays.toString(bytes), java.util.Arrays.toString(copied), () -> n + " bytes copied");
+                    assertEquals(0x5A, to.getByte(toOffset - 1) & 0xFF, () -> "the byte before " + n + " copied");
+                    assertEquals(0x5A, to.getByte(toOffset + length) & 0xFF, () -> "the byte after " + n + " copied");
+                }
+            }
+        }
+    }
 }
