@@ -98,7 +98,7 @@ class CodecABTest
         assertEquals(java.util.List.of(CodecSlices.OPERATIONS), java.util.List.of(CodecAB.operations(null)));
         assertEquals(java.util.List.of("decodeStreamOrder"), java.util.List.of(CodecAB.operations("decodeStreamOrder")));
         final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CodecAB.operations("decode"));
-        assertTrue(error.getMessage().contains("unknown operation 'decode' (expected one of encodeAndFrameOrder, encodeAndFrameExecutionReport, decodeOrder"),
+        assertTrue(error.getMessage().contains("unknown operation 'decode' (expected one of encodeAndFrameOrder, encodeAndFrameRoundTripOrder, encodeAndFrameExecutionReport"),
             error.getMessage());
     }
 

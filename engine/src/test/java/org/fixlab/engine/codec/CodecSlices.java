@@ -8,8 +8,8 @@ package org.fixlab.engine.codec;
 public final class CodecSlices
 {
     /** What {@link #nanos} can run: {@link CodecBenchmark}'s methods of the same names. */
-    public static final String[] OPERATIONS = {"encodeAndFrameOrder", "encodeAndFrameExecutionReport", "decodeOrder",
-        "decodeStreamOrder"};
+    public static final String[] OPERATIONS = {"encodeAndFrameOrder", "encodeAndFrameRoundTripOrder",
+        "encodeAndFrameExecutionReport", "decodeOrder", "decodeStreamOrder"};
 
     private final CodecBenchmark benchmark = new CodecBenchmark();
     /** Every result is added here, so that the JIT cannot drop a call whose result goes unused. */
@@ -39,6 +39,13 @@ public final class CodecSlices
                 for (int i = 0; i < calls; i++)
                 {
                     sum += benchmark.encodeAndFrameOrder();
+                }
+                break;
+            case "encodeAndFrameRoundTripOrder":
+                start = System.nanoTime();
+                for (int i = 0; i < calls; i++)
+                {
+                    sum += benchmark.encodeAndFrameRoundTripOrder();
                 }
                 break;
             case "encodeAndFrameExecutionReport":
