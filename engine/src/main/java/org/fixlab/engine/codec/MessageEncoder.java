@@ -162,15 +162,22 @@ public final class MessageEncoder
         final int start = bodyLength;
         try
         {
-            bodyLength = putTag(body, bodyLength, tag);
+            // one bounds check for the value and its SOH, then raw stores: a checked store per character was most
+            // of appending a symbol or an account
+            final int length = value.length();
+            final int valueStart = putTag(body, bodyLength, tag);
+            body.boundsCheck(valueStart, length + 1);
+            final byte[] array = body.byteArray();
+            final long address = body.addressOffset() + valueStart;
             int valueSum = 0;
-            for (int i = 0, n = value.length(); i < n; i++)
+            for (int i = 0; i < length; i++)
             {
                 final byte b = (byte)value.charAt(i);
-                body.putByte(bodyLength++, b);
+                RawBytes.putByte(array, address + i, b);
                 valueSum += b & 0xFF;
             }
-            body.putByte(bodyLength++, Fix.SOH);
+            RawBytes.putByte(array, address + length, Fix.SOH);
+            bodyLength = valueStart + length + 1;
             return bodyField(tag, start, valueSum);
         }
         catch (final IndexOutOfBoundsException ex)
@@ -227,13 +234,17 @@ public final class MessageEncoder
         try
         {
             bodyLength = putTag(body, bodyLength, tag);
+            final long abs = Math.abs(mantissa);
+            if (scale > 0 && scale < INT_POWERS_OF_TEN.length && abs >= 0 && abs <= Integer.MAX_VALUE)
+            {
+                return bodyField(tag, start, putSmallDecimal(mantissa < 0, (int)abs, scale));
+            }
             if (scale <= 0)
             {
                 bodyLength += body.putLongAscii(bodyLength, mantissa);
             }
             else
             {
-                long abs = Math.abs(mantissa);
                 if (mantissa < 0)
                 {
                     body.putByte(bodyLength++, (byte)'-');
@@ -256,6 +267,38 @@ public final class MessageEncoder
         {
             throw bodyFull(start, tag, ex);
         }
+    }
+
+    private static final int[] INT_POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+        1_000_000_000};
+
+    /**
+     * A price or quantity whose digits fit an int (nearly all), at bodyLength: after one bounds check, the whole part
+     * and the fraction two digits at a time, where Agrona's putLongAscii and a division per fraction digit checked
+     * every byte. Returns the bytes' sum, for the CheckSum.
+     */
+    private int putSmallDecimal(final boolean negative, final int abs, final int scale)
+    {
+        final int divisor = INT_POWERS_OF_TEN[scale];
+        final int whole = abs / divisor;
+        final int wholeDigits = Ascii.digits(whole);
+        final int length = (negative ? 1 : 0) + wholeDigits + 1 + scale;
+        body.boundsCheck(bodyLength, length + 1);
+        final byte[] array = body.byteArray();
+        long address = body.addressOffset() + bodyLength;
+        int sum = 0;
+        if (negative)
+        {
+            RawBytes.putByte(array, address++, (byte)'-');
+            sum += '-';
+        }
+        sum += RawBytes.putDigits(array, address, whole, wholeDigits);
+        address += wholeDigits;
+        RawBytes.putByte(array, address++, (byte)'.');
+        sum += RawBytes.putDigits(array, address, abs % divisor, scale) + '.';
+        RawBytes.putByte(array, address + scale, Fix.SOH);
+        bodyLength += length + 1;
+        return sum;
     }
 
     public MessageEncoder appendTimestamp(final int tag, final long epochNanos, final TimestampPrecision precision)

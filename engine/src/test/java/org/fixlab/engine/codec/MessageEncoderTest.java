@@ -308,7 +308,9 @@ class MessageEncoderTest
     @Test
     void decimalsMatchBigDecimal()
     {
-        final long[] mantissas = {0, 1, -1, 5, -5, 12345, -12345, 100, 999_999_999_999L, Long.MAX_VALUE, -Long.MAX_VALUE};
+        // the edges of the int range too, where the digits' fast path (a mantissa that fits an int) ends
+        final long[] mantissas = {0, 1, -1, 5, -5, 12345, -12345, 100, 999_999_999_999L, Long.MAX_VALUE, -Long.MAX_VALUE,
+            Integer.MAX_VALUE, -Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE + 1L, 999_999_999, 1_000_000_000};
         for (int scale = 0; scale <= 18; scale++)
         {
             for (final long mantissa : mantissas)
@@ -320,6 +322,8 @@ class MessageEncoderTest
         for (int i = 0; i < 10_000; i++)
         {
             assertDecimal(random.nextLong(-Long.MAX_VALUE, Long.MAX_VALUE), random.nextInt(0, 19));
+            assertDecimal(random.nextInt(), random.nextInt(0, 11));
+            assertDecimal(random.nextInt(100_000), random.nextInt(0, 11));
         }
     }
 
