@@ -30,6 +30,43 @@ def test_a_small_absolute_backlog_change_is_tolerated() -> None:
     assert steady.assess_latency(5_000, 5_500, 5_000, 11_000, 7_000, 50_000)[0]
 
 
+def _tenths(*medians_us: float) -> list[float]:
+    return [m * 1000 for m in medians_us]
+
+
+def test_a_run_whose_tenths_sit_on_two_levels_is_not_steady() -> None:
+    # campaign i12-s37, fixlab optimized closed-loop r1: its CPU readings agreed (66 and 65 ns), its thirds were
+    # within x1.5 (13.1 and 9.2 µs), and the host had moved its CPUs apart for six tenths of it
+    tenths = _tenths(13.1, 13.1, 13.1, 13.0, 13.1, 13.0, 9.2, 9.2, 9.2, 9.2)
+    ok, reason = steady.assess_latency(13_100, 9_200, 13_100, 9_200, 12_800, None, tenths)
+    assert not ok
+    assert "two levels during the run, 9.2 µs and 13.1 µs in its tenths (bound: x1.25)" in reason
+    # apart and back, with one tenth caught half-way
+    assert steady.two_levels(_tenths(9.4, 9.4, 11.0, 13.2, 13.2, 13.1, 13.2, 9.5, 9.4, 9.4)) == (9400, 13200)
+
+
+def test_tenths_that_wander_or_move_once_or_by_little_are_steady() -> None:
+    # QuickFIX/J's tenths in the same campaign: x1.6 from lowest to highest, but no two levels
+    assert steady.two_levels(_tenths(80.0, 78.8, 64.5, 94.8, 95.2, 94.0, 74.8, 59.1, 62.0, 64.3)) is None
+    # a single tenth apart: a hiccup, not another machine
+    assert steady.two_levels(_tenths(9.2, 9.2, 13.1, 9.2, 9.2, 9.3, 9.2, 9.2, 9.2, 9.2)) is None
+    # flat within a few percent
+    assert steady.two_levels(_tenths(9.7, 9.7, 9.7, 9.8, 9.8, 10.0, 10.0, 10.0, 9.9, 9.7)) is None
+    # 0.3 -> 0.4 µs is x1.33, but a tenth of a microsecond: below the floor
+    assert steady.two_levels(_tenths(0.3, 0.3, 0.3, 0.3, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4)) is None
+    # fewer than ten tenths (a run of a handful of messages) judges nothing
+    assert steady.two_levels(_tenths(9.2, 13.1, 13.1)) is None
+    assert steady.assess_latency(10_000, 10_400, 10_100, 10_500, 10_300, 50_000, None) == (True, "steady")
+
+
+def test_two_levels_are_bounded_at_the_step_bound() -> None:
+    low = steady.STEP_FLOOR_NS * 10
+    just_inside = low * steady.STEP_BOUND * 0.99
+    just_outside = low * steady.STEP_BOUND * 1.01
+    assert steady.two_levels([low] * 5 + [just_inside] * 5) is None
+    assert steady.two_levels([low] * 5 + [just_outside] * 5) == (low, just_outside)
+
+
 def test_throughput_rules() -> None:
     assert steady.assess_throughput(2.0e6, 2.2e6)[0]
     ok, reason = steady.assess_throughput(1.0e6, 2.5e6)
