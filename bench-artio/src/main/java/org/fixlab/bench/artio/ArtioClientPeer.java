@@ -103,6 +103,10 @@ final class ArtioClientPeer extends ArtioSessionHandler implements ClientPeer
     @Override
     public boolean send(final int seq, final boolean small)
     {
+        if (slow())
+        {
+            return false; // back-pressured: the driver polls until Artio's engine has drained the session
+        }
         final long result = orders.trySend(messages.order(seq, small, scenario == Scenario.CONVERSION));
         if (result >= 0)
         {
@@ -118,7 +122,9 @@ final class ArtioClientPeer extends ArtioSessionHandler implements ClientPeer
     @Override
     public int poll()
     {
-        return node.library.poll(10);
+        final int work = node.library.poll(10);
+        failIfDisconnected("while the client was sending or waiting for answers");
+        return work;
     }
 
     @Override

@@ -62,7 +62,16 @@ final class ArtioServerPeer extends ArtioSessionHandler implements ServerPeer
     @Override
     public int poll()
     {
-        return node == null ? 0 : node.library.poll(10);
+        if (node == null)
+        {
+            return 0;
+        }
+        final int work = node.library.poll(10);
+        if (!recorder.complete())
+        {
+            failIfDisconnected("after " + recorder.requests() + " orders");
+        }
+        return work;
     }
 
     @Override
