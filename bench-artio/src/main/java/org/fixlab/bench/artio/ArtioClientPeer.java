@@ -103,10 +103,6 @@ final class ArtioClientPeer extends ArtioSessionHandler implements ClientPeer
     @Override
     public boolean send(final int seq, final boolean small)
     {
-        if (slow())
-        {
-            return false; // back-pressured: the driver polls until Artio's engine has drained the session
-        }
         final long result = orders.trySend(messages.order(seq, small, scenario == Scenario.CONVERSION));
         if (result >= 0)
         {

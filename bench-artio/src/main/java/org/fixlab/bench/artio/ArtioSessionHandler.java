@@ -16,7 +16,6 @@ import uk.co.real_logic.artio.session.Session;
 abstract class ArtioSessionHandler implements SessionHandler
 {
     private DisconnectReason disconnected;
-    private boolean slow;
 
     static final String THREADS = "unpinned (benchmark thread polls the library; Artio's framer, media driver and archive have "
         + "threads of their own)";
@@ -26,23 +25,9 @@ abstract class ArtioSessionHandler implements SessionHandler
     {
     }
 
-    /**
-     * Artio's engine says a session is slow when more than its senderMaxBytesInBuffer (4 MiB) waits for the socket,
-     * and disconnects it if it stays so for slowConsumerTimeoutInMs (10 s). Its trySend back-pressures only when the
-     * publication to the engine is full, far later, so a client that sends whenever trySend lets it outruns the
-     * server until Artio disconnects it: a third of the stream's runs failed so. The client holds its orders while
-     * its session is slow, as it does when back-pressured.
-     */
     @Override
     public void onSlowStatus(final int libraryId, final Session session, final boolean hasBecomeSlow)
     {
-        slow = hasBecomeSlow;
-    }
-
-    /** Whether Artio's engine last said this peer's session is slow (see onSlowStatus). */
-    boolean slow()
-    {
-        return slow;
     }
 
     @Override

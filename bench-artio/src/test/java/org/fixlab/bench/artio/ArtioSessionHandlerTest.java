@@ -35,14 +35,4 @@ class ArtioSessionHandlerTest
         final BenchException stopped = assertThrows(BenchException.class, () -> handler.failIfDisconnected("after 686043 orders"));
         assertEquals("artio: Artio disconnected the session (SLOW_CONSUMER) after 686043 orders", stopped.getMessage());
     }
-
-    @Test
-    void aSessionIsSlowFromArtiosSayingSoUntilItSaysOtherwise()
-    {
-        assertEquals(false, handler.slow());
-        handler.onSlowStatus(1, null, true);
-        assertEquals(true, handler.slow());
-        handler.onSlowStatus(1, null, false);
-        assertEquals(false, handler.slow());
-    }
 }
