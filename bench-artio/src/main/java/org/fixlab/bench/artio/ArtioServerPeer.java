@@ -67,7 +67,8 @@ final class ArtioServerPeer extends ArtioSessionHandler implements ServerPeer
             return 0;
         }
         final int work = node.library.poll(10);
-        if (!recorder.complete())
+        // the progress text is built only when there is a disconnect to report: this runs on every poll
+        if (disconnected() && !recorder.complete())
         {
             failIfDisconnected("after " + recorder.requests() + " orders");
         }

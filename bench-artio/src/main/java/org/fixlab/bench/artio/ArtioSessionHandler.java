@@ -40,10 +40,16 @@ abstract class ArtioSessionHandler implements SessionHandler
         return CONTINUE;
     }
 
+    /** Whether Artio disconnected one of this peer's sessions. */
+    boolean disconnected()
+    {
+        return disconnected != null;
+    }
+
     /** Throws if Artio disconnected one of this peer's sessions; {@code progress} says how far the run got. */
     void failIfDisconnected(final String progress)
     {
-        if (disconnected != null)
+        if (disconnected())
         {
             throw new BenchException("artio: Artio disconnected the session (" + disconnected + ") " + progress);
         }

@@ -34,7 +34,7 @@ public final class Checksum
             for (int n = 0; n < 128 && end - i >= 8; n++, i += 8)
             {
                 final long word = RawBytes.getLong(array, i);
-                lanes += (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+                lanes += lanes(word);
             }
             pairs += (lanes & 0xFFFFL) + ((lanes >>> 16) & 0xFFFFL) + ((lanes >>> 32) & 0xFFFFL) + (lanes >>> 48);
         }
@@ -43,7 +43,7 @@ public final class Checksum
         {
             // the last one to seven bytes: the eight ending at the end, with the bytes already summed shifted out
             final long word = RawBytes.getLong(array, end - 8) >>> ((8 - tail) << 3);
-            final long lanes = (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+            final long lanes = lanes(word);
             pairs += (lanes & 0xFFFFL) + ((lanes >>> 16) & 0xFFFFL) + ((lanes >>> 32) & 0xFFFFL) + (lanes >>> 48);
             return (int)pairs & 0xFF;
         }
@@ -88,13 +88,13 @@ public final class Checksum
         {
             final long word = RawBytes.getLong(fromArray, fromAddress + i);
             RawBytes.putLong(toArray, toAddress + i, word);
-            lanes += (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+            lanes += lanes(word);
         }
         final long last = RawBytes.getLong(fromArray, fromAddress + lastWord);
         RawBytes.putLong(toArray, toAddress + lastWord, last);
         final long notYetSummed = last >>> ((i - lastWord) << 3);
-        lanes += (notYetSummed & LOW_BYTES) + ((notYetSummed >>> 8) & LOW_BYTES);
-        return (int)((lanes * 0x0001000100010001L) >>> 48);
+        lanes += lanes(notYetSummed);
+        return sumOfLanes(lanes);
     }
 
     /** The longest copy {@link #copySummed} sums a word at a time. */
@@ -107,7 +107,18 @@ public final class Checksum
      */
     static int ofWord(final long word)
     {
-        final long lanes = (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+        return sumOfLanes(lanes(word));
+    }
+
+    /** A word's bytes added in pairs, into four 16-bit lanes (each at most 2 * 255). */
+    private static long lanes(final long word)
+    {
+        return (word & LOW_BYTES) + ((word >>> 8) & LOW_BYTES);
+    }
+
+    /** The four lanes added by one multiplication into the top sixteen bits: for lanes whose total stays below 65536. */
+    private static int sumOfLanes(final long lanes)
+    {
         return (int)((lanes * 0x0001000100010001L) >>> 48);
     }
 
