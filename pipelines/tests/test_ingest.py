@@ -11,7 +11,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
-from fixlab_pipelines.steady import CPU_DISTANCE_BOUND
+from fixlab_pipelines.steady import CPU_DISTANCE_BOUND, OTHER_TASKS_BOUND
 from fixlab_pipelines.storage import export_csv, sha256_of
 from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 
@@ -144,6 +144,21 @@ MANIFEST_BREAKS = [
     (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 1], "before_ns": 60}), "manifest-missing"),
     (lambda d: d["hardware"]["hosts"][1].update(core_to_core={"cpus": [0, 1], "before_ns": 2**63, "after_ns": 61}),
      "integer-range"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 0, "cpu_ns": 1, "busiest": []}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": -1, "busiest": []}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1}), "manifest-missing"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1,
+                                                             "busiest": [{"task": "", "cpu_ns": 1}]}), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1,
+                                                             "busiest": [{"task": "a", "cpu_ns": 1, "pid": 2}]}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1,
+                                                             "busiest": [{"task": "a", "cpu_ns": 1}] * 11}),
+     "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 2**63, "cpu_ns": 1, "busiest": []}),
+     "integer-range"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
     (lambda d: d.update(scenario="rtt-ping"), "manifest-scenario"),
     (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
@@ -255,17 +270,64 @@ def test_the_campaigns_bound_on_cpu_distance_is_steadys(runs: Path, tmp_path: Pa
     assert _verdicts(con)[STREAM][0] is compared
 
 
+def _others(window_ns: int, cpu_ns: int, busiest: list[dict] | None = None):
+    """A change that records the CPU time the client's host's other tasks took (bench-runner OtherTasks)."""
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
+        other_tasks={"window_ns": window_ns, "cpu_ns": cpu_ns, "busiest": busiest or []})
+
+
+def test_the_hosts_other_tasks_are_kept_as_columns(runs: Path, tmp_path: Path) -> None:
+    busiest = [{"task": "kdamond.0", "cpu_ns": 2_200_000}, {"task": "<b>agent</b>", "cpu_ns": 900}]
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _others(1_000_000_000, 6_100_000, busiest))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, PACED), run_dir(runs, HEAD_CAMPAIGN, STREAM)])
+    assert con.execute("SELECT run_key, role, other_tasks_window_ns, other_tasks_cpu_ns, other_tasks_busiest "
+                       "FROM hosts ORDER BY run_key, role").fetchall() == [
+        (f"{HEAD_CAMPAIGN}/{PACED}", "client", 1_000_000_000, 6_100_000, busiest),
+        (f"{HEAD_CAMPAIGN}/{PACED}", "server", None, None, None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "client", None, None, None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "server", None, None, None),
+    ]
+    assert _verdicts(con)[PACED] == (True, "steady")  # 0.61% of the window: a quiet host's own services
+
+
+def test_a_run_whose_host_was_busy_is_not_steady(runs: Path, tmp_path: Path) -> None:
+    busiest = [{"task": "java", "cpu_ns": 480_600_000}, {"task": "kdamond.0", "cpu_ns": 4_000_000}]
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _others(1_004_000_000, 484_600_000, busiest))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _others(1_000_000_000, 60_000_000))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, PACED), run_dir(runs, HEAD_CAMPAIGN, STREAM)])
+    verdicts = _verdicts(con)
+    assert verdicts[PACED] == (False, "the host's other tasks took 484.6 ms of CPU time in the 1,004 ms the run "
+                                      "measured (48.3%; bound: 5%): something ran beside it; the busiest: java "
+                                      "480.6 ms, kdamond.0 4.0 ms")
+    assert verdicts[STREAM] == (False, "the host's other tasks took 60.0 ms of CPU time in the 1,000 ms the run "
+                                       "measured (6.0%; bound: 5%): something ran beside it")
+
+
+@pytest.mark.parametrize(("cpu_ns", "steady"), [(10_000_000, True), (10_000_001, False)])
+def test_the_bound_on_other_tasks_is_steadys(runs: Path, tmp_path: Path, cpu_ns: int, steady: bool) -> None:
+    window_ns = 200_000_000
+    assert OTHER_TASKS_BOUND * window_ns == 10_000_000
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _others(window_ns, cpu_ns))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert _verdicts(con)[PACED][0] is steady
+
+
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.duckdb"
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
-    for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns"):
+    for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns",
+                   "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     con.close()
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
-    counts = con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns) FROM hosts").fetchone()
-    assert counts == (4, 0, 0)
+    counts = con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns), count(other_tasks_cpu_ns) "
+                         "FROM hosts").fetchone()
+    assert counts == (4, 0, 0, 0)
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:

@@ -96,3 +96,25 @@ def test_cpu_readings_apart_by_more_than_the_bound_either_way_are_not() -> None:
     ok, reason = steady.assess_cpu_distance({"cpus": [2, 7], "before_ns": 340, "after_ns": 65})
     assert not ok
     assert "between CPUs 2 and 7 took 340 ns before it and 65 ns after it" in reason
+
+
+def test_a_host_whose_other_tasks_stayed_within_the_bound_is_steady() -> None:
+    # a quiet second on the VM the results come from: the kernel's memory monitor and the VM's agent
+    quiet = {"window_ns": 1_006_000_000, "cpu_ns": 7_600_000,
+             "busiest": [{"task": "tokio-rt-worker", "cpu_ns": 4_100_000}, {"task": "kdamond.0", "cpu_ns": 2_200_000}]}
+    assert steady.assess_other_tasks(quiet) == (True, "steady")
+    assert steady.assess_other_tasks({"window_ns": 100, "cpu_ns": 1, "busiest": []}) == (True, "steady")
+    assert steady.assess_other_tasks(None) == (True, "steady")
+
+
+def test_other_tasks_beyond_the_bound_are_not_and_are_named() -> None:
+    ok, reason = steady.assess_other_tasks({"window_ns": 100, "cpu_ns": 6, "busiest": []})
+    assert not ok
+    assert reason.endswith("something ran beside it")  # none named: no "busiest" clause
+    # a half-second window with a 4 ms slice of the VM's agent and 5 ms of the memory monitor: quiet
+    assert steady.assess_other_tasks({"window_ns": 506_000_000, "cpu_ns": 9_900_000, "busiest": []})[0]
+    ok, reason = steady.assess_other_tasks({"window_ns": 2_000_000_000, "cpu_ns": 1_400_000_000,
+                                            "busiest": [{"task": "java", "cpu_ns": 1_400_000_000}]})
+    assert not ok
+    assert "took 1,400.0 ms of CPU time in the 2,000 ms the run measured (70.0%; bound: 5%)" in reason
+    assert reason.endswith("the busiest: java 1,400.0 ms")

@@ -71,6 +71,12 @@ def _cpu_pair(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(_nonneg_int(x) and x < 2**31 for x in v) and v[0] != v[1]
 
 
+def _busiest(v: Any) -> bool:
+    return isinstance(v, list) and len(v) <= 10 and all(
+        isinstance(t, dict) and set(t) == {"task", "cpu_ns"} and _str(t["task"])
+        and _nonneg_int(t["cpu_ns"]) and t["cpu_ns"] < 2**63 for t in v)
+
+
 CHECK_NAMES = {
     _int: "an integer", _nonneg_int: "a non-negative integer", _pos_int: "a positive integer",
     _number: "a non-negative number", _str: "a non-empty string",
@@ -78,6 +84,7 @@ CHECK_NAMES = {
     _timestamp: "an ISO 8601 UTC timestamp like 2026-11-20T23:30:00.123Z",
     _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
     _cpu_pair: "a list of two different CPU numbers",
+    _busiest: 'a list of at most 10 objects {"task": a non-empty string, "cpu_ns": a non-negative integer}',
 }
 
 @dataclass(frozen=True)
@@ -94,6 +101,9 @@ HOST_SPEC = {
     # (bench-runner CoreToCoreProbe); null where the runner could not measure it
     "core_to_core": OptionalKey({"cpus": _cpu_pair, "before_ns": _optional_pos_int,
                                  "after_ns": _optional_pos_int}),
+    # the CPU time every task outside the benchmark's processes took while the run measured, and the
+    # busiest of them by name (bench-runner OtherTasks)
+    "other_tasks": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int, "busiest": _busiest}),
 }
 
 SPEC: dict[str, Any] = {

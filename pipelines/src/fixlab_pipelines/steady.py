@@ -30,6 +30,14 @@ The rules (the thresholds are the constants below, explained on the methodology 
   crosses between the two CPUs dozens of times: on the 2-vCPU VM the project measures on, the
   reading is 51-127 ns or 300-370 ns, and the same build's closed-loop p50 9.3-9.9 µs or 13.1-14.0.
   A run whose readings disagree measured two machines.
+- every run whose runner measured the host's other tasks (hardware.hosts[].other_tasks): every
+  task outside the benchmark's processes, kernel threads included, took at most OTHER_TASKS_BOUND
+  of the measured window in CPU time. That is the rule "never benchmark while something else
+  runs", checked: with client and server busy-spinning on a 2-CPU machine, every slice another
+  task runs is a stall of one of them. A quiet host is not an idle one: on the VM the project
+  measures on, the kernel's memory monitor, a management agent of the VM and the campaign
+  runner's own JVM took 0.15-2% of each window (a 4 ms slice in a half-second window is 0.8%),
+  which the bound leaves in; a build or a test suite beside a run takes tens of percent.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
   further apart than the campaign's other runs, so it is not compared with them.
@@ -56,6 +64,9 @@ STEP_FLOOR_NS = 500
 # also in schema.sql's run_verdicts view, which applies it across a campaign. On the VM the results come from,
 # readings with the CPUs near spread over 51-127 ns and far ones over 300-370: a factor of 3 tells them apart
 CPU_DISTANCE_BOUND = 3
+# the share of a run's measured window the host's other tasks may take: above the 0.15-2% a quiet host's own
+# services took on the VM the results come from, below what anything else running beside a run takes
+OTHER_TASKS_BOUND = 0.05
 
 _LATENCY = f"""
 WITH t AS (
@@ -167,12 +178,27 @@ def assess_cpu_distance(core_to_core: dict | None) -> tuple[bool, str]:
     return True, "steady"
 
 
+def assess_other_tasks(other_tasks: dict | None) -> tuple[bool, str]:
+    """(steady, reason) of a run from a host's other_tasks: did the rest of the host stay quiet?"""
+    if not other_tasks:
+        return True, "steady"
+    window, cpu = other_tasks["window_ns"], other_tasks["cpu_ns"]
+    if cpu > OTHER_TASKS_BOUND * window:
+        busiest = ", ".join(f"{t['task']} {t['cpu_ns'] / 1e6:,.1f} ms" for t in other_tasks["busiest"])
+        return False, (f"the host's other tasks took {cpu / 1e6:,.1f} ms of CPU time in the {window / 1e6:,.0f} ms the "
+                       f"run measured ({cpu / window:.1%}; bound: {OTHER_TASKS_BOUND:.0%}): something ran beside it"
+                       + (f"; the busiest: {busiest}" if busiest else ""))
+    return True, "steady"
+
+
 def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
     """Assess a run whose samples are staged and whose row is in `runs`, and store the verdict."""
     steady, reason = True, "steady"
     for host in manifest.data["hardware"]["hosts"]:
         if steady:
             steady, reason = assess_cpu_distance(host.get("core_to_core"))
+        if steady:
+            steady, reason = assess_other_tasks(host.get("other_tasks"))
     if steady:
         steady, reason = assess(con, manifest.run_key, manifest.kind)
     con.execute("INSERT OR REPLACE INTO run_steadiness VALUES (?, ?, ?)", [manifest.run_key, steady, reason])

@@ -15,6 +15,7 @@ import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.CoreToCoreProbe;
+import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.ProductInfo;
@@ -75,7 +76,9 @@ final class BenchClient
                 placement = peer.threadPlacement();
                 method = peer.timestampMethod();
                 sockets = peer.socketBuffers();
-                driver = new ClientDriver(options, peer, replies, config.clientIdle());
+                // on one host the server's process is the benchmark's too; on two, the server is on the other
+                final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
+                driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
                 started = now();
                 if (options.scenario == Scenario.THROUGHPUT)
                 {
@@ -95,6 +98,14 @@ final class BenchClient
             if (cpuDistance != null)
             {
                 clientHardware.put("core_to_core", cpuDistance.manifestEntry(cpuDistanceBefore, afterServerExit(cpuDistance)));
+            }
+            if (driver.otherTasksBefore != null && driver.otherTasksAfter != null)
+            {
+                final Map<String, Object> others = OtherTasks.manifestEntry(driver.otherTasksBefore, driver.otherTasksAfter);
+                if (others != null)
+                {
+                    clientHardware.put("other_tasks", others);
+                }
             }
             final Path dir = folder.open();
             try

@@ -52,6 +52,8 @@ final class BenchServer
                 ready.put("hardware", Json.write(HardwareProbe.probe("server", control.peerAddress())));
                 ready.put("thread", peer.threadPlacement());
                 ready.put("address", control.localAddress());
+                // on one host, the client leaves this process out of the CPU time the rest of the host took
+                ready.put("pid", Long.toString(ProcessHandle.current().pid()));
                 control.sendMap(ready);
                 control.watchForDone();
                 recorder.start(System.nanoTime());

@@ -77,6 +77,14 @@ final class RunFolderAssertions
             assertEquals(messages, manifest.at("/results/samples").asLong());
             assertTrue(manifest.at("/results/p99_ns").asLong() >= manifest.at("/results/p50_ns").asLong());
         }
+        // on Linux, the host's other tasks over the measured window: the client's host is hosts/1
+        final JsonNode others = manifest.at("/hardware/hosts/1/other_tasks");
+        if (Files.isReadable(Path.of("/proc/self/schedstat")))
+        {
+            assertTrue(others.get("window_ns").asLong() > 0, others.toString());
+            assertTrue(others.get("cpu_ns").asLong() >= 0, others.toString());
+            assertTrue(others.get("busiest").size() <= 3, others.toString());
+        }
         try (var siblings = Files.list(run.getParent()))
         {
             assertTrue(siblings.noneMatch(p -> p.getFileName().toString().endsWith(".partial")), "no partial folder left");

@@ -5,6 +5,7 @@ import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Options;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.control.ControlChannel;
+import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.server.ServerRecorder;
 
 /**
@@ -27,14 +28,21 @@ public final class ClientDriver
     /** t2 of each send, as the product reports it. */
     public final long[] writeNanos;
     public long allocatedBytes = -1;
+    /** Null where the host cannot tell; else read at every round boundary and after the last measured message. */
+    private final OtherTasks otherTasks;
+    /** The readings around the measured messages, or null (no reader, or the run has not got there). */
+    public OtherTasks.Snapshot otherTasksBefore;
+    public OtherTasks.Snapshot otherTasksAfter;
     /** At least this many warm-up rounds, so the JIT has seen the round boundary taken before the measured orders. */
     static final int WARMUP_ROUNDS = 5;
     /** At most this many warm-up orders between two drains. */
     static final int MAX_WARMUP_ROUND = 10_000;
 
-    public ClientDriver(final Options options, final ClientPeer peer, final Replies replies, final IdleStrategy idle)
+    public ClientDriver(final Options options, final ClientPeer peer, final Replies replies, final IdleStrategy idle,
+        final OtherTasks otherTasks)
     {
         this.options = options;
+        this.otherTasks = otherTasks;
         this.peer = peer;
         this.replies = replies;
         this.idle = idle;
@@ -67,6 +75,7 @@ public final class ClientDriver
         final int[] roundEnds = roundEnds();
         int round = 0;
         int roundStart = 0;
+        readOtherTasks();
         long scheduleStart = System.nanoTime() + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         long printedAtStart = progress.printAllocated();
@@ -77,6 +86,7 @@ public final class ClientDriver
                 awaitReplies(i, deadline);
                 round++;
                 roundStart = i;
+                readOtherTasks();
                 scheduleStart = System.nanoTime() + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 printedAtStart = progress.printAllocated();
@@ -116,6 +126,19 @@ public final class ClientDriver
         }
         awaitReplies(total, deadline);
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
+        otherTasksAfter = otherTasks == null ? null : otherTasks.snapshot();
+    }
+
+    /**
+     * At every round boundary, not only the measured one: a call the compiled loop met for the first time at the
+     * measured boundary would send it back to the interpreter there. The last reading is the measured window's start.
+     */
+    private void readOtherTasks()
+    {
+        if (otherTasks != null)
+        {
+            otherTasksBefore = otherTasks.snapshot();
+        }
     }
 
     /**
@@ -165,6 +188,7 @@ public final class ClientDriver
         // snapshot, in a branch the warm-up has taken before
         final int[] roundEnds = roundEnds();
         int round = 0;
+        readOtherTasks();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         long printedAtStart = progress.printAllocated();
         for (int i = 0; i < total; i++)
@@ -172,6 +196,7 @@ public final class ClientDriver
             if (i == roundEnds[round])
             {
                 round++;
+                readOtherTasks();
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 printedAtStart = progress.printAllocated();
             }
@@ -196,5 +221,6 @@ public final class ClientDriver
                     + " orders");
             }
         }
+        otherTasksAfter = otherTasks == null ? null : otherTasks.snapshot();
     }
 }

@@ -1,0 +1,160 @@
+package org.fixlab.bench.run;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How much CPU time the rest of the host took while a run measured: every task (thread) outside the benchmark's own
+ * processes, kernel threads included, read from {@code /proc/<pid>/task/<tid>/schedstat} (time on a CPU, in ns) at
+ * the first and after the last measured message. The manifest records it next to the core-to-core readings
+ * ({@code hardware.hosts[].other_tasks}).
+ *
+ * <p>Why: "never benchmark while something else runs", checked per run. A busy-spinning client and server take both
+ * CPUs of a 2-CPU machine, so whatever else runs takes its CPU from one of them, a scheduler slice at a time, and stalls
+ * the orders in flight. A quiet host is not an idle one: a scheduler trace of paced round trips on the VM the project
+ * measures on found the kernel's memory monitor ({@code kdamond}, which pages out memory the host wants back) taking
+ * a CPU for 1.0-1.4 ms every 512 ms, and at times for three 8 ms slices in a row, and a management agent of the VM
+ * taking one 4 ms slice a second, for the raw socket's runs as for an engine's. Those took 0.15-2% of a run's window;
+ * the pipeline's steady-state check refuses a run whose other tasks took more than 5%, as a build beside it would.
+ *
+ * <p>What it misses: a task that started and ended between the two readings (a short-lived process), and time spent
+ * in interrupts, which the kernel charges to no task.
+ */
+public final class OtherTasks
+{
+    /** How many of the busiest other tasks the manifest names. */
+    static final int BUSIEST = 3;
+
+    private final Path proc;
+    private final Set<Long> benchmarkPids;
+
+    OtherTasks(final Path proc, final Set<Long> benchmarkPids)
+    {
+        this.proc = proc;
+        this.benchmarkPids = Set.copyOf(benchmarkPids);
+    }
+
+    /**
+     * Tasks other than this process's and {@code peerPid} (the server's, when it runs on this host; -1 when not), or null
+     * where the host has no per-task schedstat (not Linux, or a kernel without it): a run is never refused for it.
+     */
+    public static OtherTasks forThisHost(final long peerPid)
+    {
+        final long self = ProcessHandle.current().pid();
+        final Path proc = Path.of("/proc");
+        if (!Files.isReadable(proc.resolve(Long.toString(self)).resolve("schedstat")))
+        {
+            return null;
+        }
+        // a server in this very process (as in the harness's own tests) is this process
+        return new OtherTasks(proc, peerPid > 0 && peerPid != self ? Set.of(self, peerPid) : Set.of(self));
+    }
+
+    /** The time on a CPU of one task, under its name ({@code comm}). */
+    record Task(String name, long cpuNanos)
+    {
+    }
+
+    /** Every other task's time on a CPU so far, by task id, and when it was read. */
+    public record Snapshot(long takenNanos, Map<Long, Task> tasks)
+    {
+    }
+
+    /** Reads every other task; a task that ends while it is read is left out. Allocates: call it outside timing. */
+    public Snapshot snapshot()
+    {
+        final Map<Long, Task> tasks = new HashMap<>();
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, OtherTasks::isId))
+        {
+            for (final Path process : processes)
+            {
+                if (!benchmarkPids.contains(Long.parseLong(process.getFileName().toString())))
+                {
+                    readTasks(process.resolve("task"), tasks);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            // /proc itself cannot be listed: an empty reading, which the entry reports as not measured
+            return new Snapshot(System.nanoTime(), Map.of());
+        }
+        return new Snapshot(System.nanoTime(), tasks);
+    }
+
+    private static void readTasks(final Path taskDir, final Map<Long, Task> into)
+    {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir, OtherTasks::isId))
+        {
+            for (final Path task : tasks)
+            {
+                final String schedstat = Files.readString(task.resolve("schedstat"));
+                final String name = Files.readString(task.resolve("comm")).strip();
+                final int space = schedstat.indexOf(' ');
+                into.put(Long.parseLong(task.getFileName().toString()),
+                    new Task(name, Long.parseLong(space < 0 ? schedstat.strip() : schedstat.substring(0, space))));
+            }
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            // the process ended while it was read: its time is lost, as for any task that ends within the window
+        }
+    }
+
+    private static boolean isId(final Path path)
+    {
+        final String name = path.getFileName().toString();
+        return !name.isEmpty() && name.chars().allMatch(Character::isDigit);
+    }
+
+    /**
+     * The manifest entry: how long the window was, the CPU time the other tasks took in it, and the busiest of them by
+     * name (the threads of one name summed, a task that started within the window counted in full). Null when either
+     * reading is empty.
+     */
+    public static Map<String, Object> manifestEntry(final Snapshot before, final Snapshot after)
+    {
+        if (before.tasks().isEmpty() || after.tasks().isEmpty())
+        {
+            return null;
+        }
+        final Map<String, Long> byName = new HashMap<>();
+        long total = 0;
+        for (final Map.Entry<Long, Task> e : after.tasks().entrySet())
+        {
+            final Task then = before.tasks().get(e.getKey());
+            final Task now = e.getValue();
+            // by task id, not name: a kernel worker's name says which queue it serves at the moment. Less time than
+            // before is a task id the kernel gave to a new task, whose time all falls in the window
+            final long cpu = then != null && then.cpuNanos() <= now.cpuNanos() ? now.cpuNanos() - then.cpuNanos() : now.cpuNanos();
+            if (cpu > 0)
+            {
+                total += cpu;
+                byName.merge(now.name(), cpu, Long::sum);
+            }
+        }
+        final List<Map.Entry<String, Long>> busiest = new ArrayList<>(byName.entrySet());
+        busiest.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        final List<Map<String, Object>> named = new ArrayList<>();
+        for (final Map.Entry<String, Long> e : busiest.subList(0, Math.min(BUSIEST, busiest.size())))
+        {
+            final Map<String, Object> task = new LinkedHashMap<>();
+            task.put("task", e.getKey());
+            task.put("cpu_ns", e.getValue());
+            named.add(task);
+        }
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("window_ns", Math.max(1, after.takenNanos() - before.takenNanos()));
+        entry.put("cpu_ns", total);
+        entry.put("busiest", named);
+        return entry;
+    }
+}
