@@ -16,12 +16,21 @@ import org.agrona.concurrent.UnsafeBuffer;
  * for admin messages. Size the ring for the resend depth the counterparties need (64 MiB holds about
  * 300,000 messages of 200 bytes). Sequence numbers and messages are lost when the process ends.
  *
- * <p>Ring record, aligned to 8 bytes so a header never straddles the end of the ring:
+ * <p>Ring record, starting at a multiple of 8 bytes; the payload runs on at the ring's start when it
+ * reaches the end:
  * <pre>
- *   0  int  seqNum   0 marks padding that skips to the start of the ring
+ *   0  int  seqNum
  *   4  int  length   payload length
  *   8  ...  payload
  * </pre>
+ *
+ * <p>Nothing is evicted by a walk: positions count bytes ever written, and a record is intact while
+ * the writes after it have not gone round the ring onto it ({@code position >= tail - capacity}),
+ * which replay checks. So storing a message takes the same path on the first lap of the ring as
+ * on every later one. A store that began evicting, or padding the ring's end, at its first wrap
+ * ran code the JIT had compiled as never taken: the session's whole send path went back to the
+ * interpreter, and recompiling it took a CPU for 100-250 ms (a paced run 64 MiB into its
+ * session stalled in 4 ms slices all that time).
  */
 public final class MemoryStore implements MessageStore
 {
@@ -34,7 +43,6 @@ public final class MemoryStore implements MessageStore
     private static final int SEQ_NUM_OFFSET = 0;
     private static final int LENGTH_OFFSET = 4;
     private static final int HEADER_LENGTH = 8;
-    private static final int PADDING_SEQ_NUM = 0;
 
     private final UnsafeBuffer ring;
     private final int capacity;
@@ -42,8 +50,9 @@ public final class MemoryStore implements MessageStore
     private final SequenceIndex index;
 
     /** Positions count bytes ever written, so positions are unique and the ring offset is position & mask. */
-    private long head;
     private long tail;
+    /** Where replay puts a record whose payload runs on at the ring's start: allocated on the first such replay. */
+    private UnsafeBuffer replayScratch;
     private int nextSender = 1;
     private int nextTarget = 1;
     private boolean closed;
@@ -106,19 +115,17 @@ public final class MemoryStore implements MessageStore
     {
         StoreChecks.checkOpen(closed, "MemoryStore");
         StoreChecks.checkMessage(seqNum, length, maxMessageLength(), "MemoryStore");
-        final int recordLength = BitUtil.align(HEADER_LENGTH + length, HEADER_LENGTH);
-        final int untilEnd = capacity - (int)(tail & mask);
-        if (recordLength > untilEnd)
-        {
-            makeRoom(untilEnd);
-            writeHeader(PADDING_SEQ_NUM, untilEnd - HEADER_LENGTH);
-            tail += untilEnd;
-        }
-        makeRoom(recordLength);
-        final int recordOffset = writeHeader(seqNum, length);
-        ring.putBytes(recordOffset + HEADER_LENGTH, buffer, offset, length);
+        final int recordOffset = (int)(tail & mask);
+        ring.putInt(recordOffset + SEQ_NUM_OFFSET, seqNum);
+        ring.putInt(recordOffset + LENGTH_OFFSET, length);
+        // Two copies every time, the second usually of nothing: a branch for the ring's end would be one the JIT
+        // sees taken only at the first wrap (see the class comment)
+        final int payloadOffset = recordOffset + HEADER_LENGTH;
+        final int beforeEnd = Math.min(length, capacity - payloadOffset);
+        ring.putBytes(payloadOffset, buffer, offset, beforeEnd);
+        ring.putBytes(0, buffer, offset + beforeEnd, length - beforeEnd);
         index.put(seqNum, tail);
-        tail += recordLength;
+        tail += BitUtil.align(HEADER_LENGTH + length, HEADER_LENGTH);
     }
 
     @Override
@@ -126,24 +133,44 @@ public final class MemoryStore implements MessageStore
     {
         StoreChecks.checkOpen(closed, "MemoryStore");
         int reported = 0;
-        for (long seqNum = Math.max(fromSeqNum, index.lowest()), last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
+        final long oldestIntact = tail - capacity;
+        // the index holds at most its capacity of consecutive numbers: nothing older can be found
+        final long first = Math.max(Math.max(fromSeqNum, index.lowest()), (long)index.highest() - index.capacity() + 1);
+        for (long seqNum = first, last = Math.min(toSeqNum, index.highest()); seqNum <= last; seqNum++)
         {
             final long position = index.position((int)seqNum);
-            if (position != SequenceIndex.MISSING)
+            if (position != SequenceIndex.MISSING && position >= oldestIntact)
             {
-                final int recordOffset = (int)(position & mask);
-                handler.onMessage((int)seqNum, ring, recordOffset + HEADER_LENGTH, ring.getInt(recordOffset + LENGTH_OFFSET));
+                deliver((int)seqNum, (int)(position & mask), handler);
                 reported++;
             }
         }
         return reported;
     }
 
+    private void deliver(final int seqNum, final int recordOffset, final SentMessageHandler handler)
+    {
+        final int length = ring.getInt(recordOffset + LENGTH_OFFSET);
+        final int payloadOffset = recordOffset + HEADER_LENGTH;
+        final int beforeEnd = Math.min(length, capacity - payloadOffset);
+        if (beforeEnd == length)
+        {
+            handler.onMessage(seqNum, ring, payloadOffset, length);
+            return;
+        }
+        if (replayScratch == null || replayScratch.capacity() < length)
+        {
+            replayScratch = new UnsafeBuffer(new byte[Math.max(length, 4096)]);
+        }
+        replayScratch.putBytes(0, ring, payloadOffset, beforeEnd);
+        replayScratch.putBytes(beforeEnd, ring, 0, length - beforeEnd);
+        handler.onMessage(seqNum, replayScratch, 0, length);
+    }
+
     @Override
     public void reset()
     {
         StoreChecks.checkOpen(closed, "MemoryStore");
-        head = 0;
         tail = 0;
         index.clear();
         nextSender = 1;
@@ -164,28 +191,6 @@ public final class MemoryStore implements MessageStore
             closed = true;
             // Free the ring now rather than at some later GC: every later call fails the closed check first.
             BufferUtil.free(ring.byteBuffer());
-        }
-    }
-
-    private int writeHeader(final int seqNum, final int length)
-    {
-        final int recordOffset = (int)(tail & mask);
-        ring.putInt(recordOffset + SEQ_NUM_OFFSET, seqNum);
-        ring.putInt(recordOffset + LENGTH_OFFSET, length);
-        return recordOffset;
-    }
-
-    private void makeRoom(final int length)
-    {
-        while (capacity - (tail - head) < length)
-        {
-            final int recordOffset = (int)(head & mask);
-            final int seqNum = ring.getInt(recordOffset + SEQ_NUM_OFFSET);
-            if (seqNum != PADDING_SEQ_NUM)
-            {
-                index.removeIfAt(seqNum, head);
-            }
-            head += BitUtil.align(HEADER_LENGTH + ring.getInt(recordOffset + LENGTH_OFFSET), HEADER_LENGTH);
         }
     }
 }

@@ -50,22 +50,7 @@ final class SequenceIndex
         return seqNums[slot] == seqNum ? positions[slot] : MISSING;
     }
 
-    /** Forgets {@code seqNum} if its latest record is the one at {@code position} (the memory store evicting it). */
-    void removeIfAt(final int seqNum, final long position)
-    {
-        final int slot = seqNum & mask;
-        if (seqNums[slot] == seqNum && positions[slot] == position)
-        {
-            positions[slot] = MISSING;
-            if (seqNum == lowest)
-            {
-                // Oldest-first eviction of rising numbers: keeps replay from walking the evicted range.
-                lowest++;
-            }
-        }
-    }
-
-    /** No live seqNum is below this (a bound, not necessarily stored). Greater than {@link #highest} when empty. */
+    /** No seqNum below this was stored since the last clear. Greater than {@link #highest} when empty. */
     int lowest()
     {
         return lowest;
@@ -75,6 +60,12 @@ final class SequenceIndex
     int highest()
     {
         return highest;
+    }
+
+    /** How many consecutive numbers the index can hold at once. */
+    int capacity()
+    {
+        return mask + 1;
     }
 
     void clear()

@@ -20,17 +20,6 @@ class SequenceIndexTest
     }
 
     @Test
-    void ringRemovesOnlyTheRecordItWasAskedToRemove()
-    {
-        final SequenceIndex index = new SequenceIndex(8);
-        index.put(2, 20);
-        index.put(2, 25);
-        index.removeIfAt(2, 20);
-
-        assertEquals(25, index.position(2));
-    }
-
-    @Test
     void chunkedIndexKeepsEveryNumberHoweverFarApart()
     {
         final ChunkedSequenceIndex index = new ChunkedSequenceIndex(4);
