@@ -134,7 +134,8 @@ public final class OtherTasks
             final Task now = e.getValue();
             // by task id, not name: a kernel worker's name says which queue it serves at the moment. Less time than
             // before is a task id the kernel gave to a new task, whose time all falls in the window
-            final long cpu = then != null && then.cpuNanos() <= now.cpuNanos() ? now.cpuNanos() - then.cpuNanos() : now.cpuNanos();
+            final boolean sameTask = then != null && then.cpuNanos() <= now.cpuNanos();
+            final long cpu = sameTask ? now.cpuNanos() - then.cpuNanos() : now.cpuNanos();
             if (cpu > 0)
             {
                 total += cpu;
