@@ -27,9 +27,10 @@ public final class TimestampParser
         final long first = buffer.getLong(offset);
         final long second = buffer.getLong(offset + 8);
         final byte last = buffer.getByte(offset + 16);
-        // One test for a change anywhere in the second, which the warm-up sees turn once a second. A test per part was a
-        // branch the JIT compiled as never taken for the parts a short warm-up never sees change (the tens of seconds,
-        // the minute): the first change after it sent the whole receive path back to the interpreter
+        // One test for a change anywhere in the second, which turns once a second. A test per part was a branch the JIT
+        // could compile as never taken for the parts a short warm-up never sees change (the tens of seconds, the
+        // minute): the first change after it sent the whole receive path back to the interpreter. The one test can
+        // still trap once, when C2 profiled this for less than a second before compiling it
         final long changed = (first ^ firstWord) | (second ^ secondWord) | (last ^ lastByte);
         if (changed != 0 || secondNanos == UtcTimestamps.INVALID)
         {
