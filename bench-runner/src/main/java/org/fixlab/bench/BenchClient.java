@@ -99,13 +99,10 @@ final class BenchClient
             {
                 clientHardware.put("core_to_core", cpuDistance.manifestEntry(cpuDistanceBefore, afterServerExit(cpuDistance)));
             }
-            if (driver.otherTasksBefore != null && driver.otherTasksAfter != null)
+            final Map<String, Object> others = driver.otherTasksEntry();
+            if (others != null)
             {
-                final Map<String, Object> others = OtherTasks.manifestEntry(driver.otherTasksBefore, driver.otherTasksAfter);
-                if (others != null)
-                {
-                    clientHardware.put("other_tasks", others);
-                }
+                clientHardware.put("other_tasks", others);
             }
             final Path dir = folder.open();
             try

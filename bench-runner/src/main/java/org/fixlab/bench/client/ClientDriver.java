@@ -1,5 +1,7 @@
 package org.fixlab.bench.client;
 
+import java.util.Map;
+
 import org.agrona.concurrent.IdleStrategy;
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Options;
@@ -31,8 +33,8 @@ public final class ClientDriver
     /** Null where the host cannot tell; else read at every round boundary and after the last measured message. */
     private final OtherTasks otherTasks;
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
-    public OtherTasks.Snapshot otherTasksBefore;
-    public OtherTasks.Snapshot otherTasksAfter;
+    private OtherTasks.Snapshot otherTasksBefore;
+    private OtherTasks.Snapshot otherTasksAfter;
     /** At least this many warm-up rounds, so the JIT has seen the round boundary taken before the measured orders. */
     static final int WARMUP_ROUNDS = 5;
     /** At most this many warm-up orders between two drains. */
@@ -75,7 +77,7 @@ public final class ClientDriver
         final int[] roundEnds = roundEnds();
         int round = 0;
         int roundStart = 0;
-        readOtherTasks();
+        otherTasksBefore = readOtherTasks();
         long scheduleStart = System.nanoTime() + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         long printedAtStart = progress.printAllocated();
@@ -86,7 +88,7 @@ public final class ClientDriver
                 awaitReplies(i, deadline);
                 round++;
                 roundStart = i;
-                readOtherTasks();
+                otherTasksBefore = readOtherTasks();
                 scheduleStart = System.nanoTime() + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 printedAtStart = progress.printAllocated();
@@ -126,19 +128,23 @@ public final class ClientDriver
         }
         awaitReplies(total, deadline);
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
-        otherTasksAfter = otherTasks == null ? null : otherTasks.snapshot();
+        otherTasksAfter = readOtherTasks();
     }
 
     /**
-     * At every round boundary, not only the measured one: a call the compiled loop met for the first time at the
-     * measured boundary would send it back to the interpreter there. The last reading is the measured window's start.
+     * The host's other tasks so far, or null. Read at every round boundary, not only the measured one: a call the
+     * compiled loop met for the first time at the measured boundary would send it back to the interpreter there. The
+     * last boundary's reading is the measured window's start.
      */
-    private void readOtherTasks()
+    private OtherTasks.Snapshot readOtherTasks()
     {
-        if (otherTasks != null)
-        {
-            otherTasksBefore = otherTasks.snapshot();
-        }
+        return otherTasks == null ? null : otherTasks.snapshot();
+    }
+
+    /** The manifest's {@code other_tasks} entry for the measured messages, or null where they were not read. */
+    public Map<String, Object> otherTasksEntry()
+    {
+        return otherTasksBefore == null || otherTasksAfter == null ? null : OtherTasks.manifestEntry(otherTasksBefore, otherTasksAfter);
     }
 
     /**
@@ -188,7 +194,7 @@ public final class ClientDriver
         // snapshot, in a branch the warm-up has taken before
         final int[] roundEnds = roundEnds();
         int round = 0;
-        readOtherTasks();
+        otherTasksBefore = readOtherTasks();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         long printedAtStart = progress.printAllocated();
         for (int i = 0; i < total; i++)
@@ -196,7 +202,7 @@ public final class ClientDriver
             if (i == roundEnds[round])
             {
                 round++;
-                readOtherTasks();
+                otherTasksBefore = readOtherTasks();
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 printedAtStart = progress.printAllocated();
             }
@@ -221,6 +227,6 @@ public final class ClientDriver
                     + " orders");
             }
         }
-        otherTasksAfter = otherTasks == null ? null : otherTasks.snapshot();
+        otherTasksAfter = readOtherTasks();
     }
 }

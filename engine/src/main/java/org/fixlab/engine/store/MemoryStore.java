@@ -121,7 +121,7 @@ public final class MemoryStore implements MessageStore
         // Two copies every time, the second usually of nothing: a branch for the ring's end would be one the JIT
         // sees taken only at the first wrap (see the class comment)
         final int payloadOffset = recordOffset + HEADER_LENGTH;
-        final int beforeEnd = Math.min(length, capacity - payloadOffset);
+        final int beforeEnd = bytesBeforeEnd(payloadOffset, length);
         ring.putBytes(payloadOffset, buffer, offset, beforeEnd);
         ring.putBytes(0, buffer, offset + beforeEnd, length - beforeEnd);
         index.put(seqNum, tail);
@@ -152,7 +152,7 @@ public final class MemoryStore implements MessageStore
     {
         final int length = ring.getInt(recordOffset + LENGTH_OFFSET);
         final int payloadOffset = recordOffset + HEADER_LENGTH;
-        final int beforeEnd = Math.min(length, capacity - payloadOffset);
+        final int beforeEnd = bytesBeforeEnd(payloadOffset, length);
         if (beforeEnd == length)
         {
             handler.onMessage(seqNum, ring, payloadOffset, length);
@@ -165,6 +165,12 @@ public final class MemoryStore implements MessageStore
         replayScratch.putBytes(0, ring, payloadOffset, beforeEnd);
         replayScratch.putBytes(beforeEnd, ring, 0, length - beforeEnd);
         handler.onMessage(seqNum, replayScratch, 0, length);
+    }
+
+    /** How much of a payload at {@code payloadOffset} lies before the ring's end; the rest is at its start. */
+    private int bytesBeforeEnd(final int payloadOffset, final int length)
+    {
+        return Math.min(length, capacity - payloadOffset);
     }
 
     @Override
