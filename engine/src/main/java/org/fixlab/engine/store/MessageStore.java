@@ -57,7 +57,8 @@ public interface MessageStore extends AutoCloseable
      * {@link SyncPolicy#INTERVAL} forces what was written since the last force if the interval has
      * passed; otherwise nothing to do ({@link SyncPolicy#NONE} leaves it to the OS,
      * {@link SyncPolicy#EVERY_MESSAGE} has forced already, memory has no device). No system call and
-     * no allocation unless a force is due.
+     * no allocation unless a force is due, or the mapped store takes a step of readying its next window
+     * (on a cycle that stored nothing: a write of 64 KiB, or once a window a mapping or an unmapping).
      *
      * @param nowNanos a monotonic time from the caller's clock; only differences between calls matter.
      */

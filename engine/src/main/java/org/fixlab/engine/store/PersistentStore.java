@@ -93,7 +93,10 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         return reported;
     }
 
-    /** Under {@link SyncPolicy#INTERVAL}, forces what was written since the last force if the interval has passed. */
+    /**
+     * Under {@link SyncPolicy#INTERVAL}, forces what was written since the last force if the interval has passed;
+     * then {@link #prepareAhead}.
+     */
     @Override
     public final void flush(final long nowNanos)
     {
@@ -105,6 +108,15 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
             sync.onForced(nowNanos);
             forced();
         }
+        prepareAhead();
+    }
+
+    /**
+     * A small step of work the stores to come would otherwise do themselves, on the duty cycle that calls
+     * {@link #flush}: nothing here; the mapped store prepares its next window.
+     */
+    void prepareAhead()
+    {
     }
 
     /** Forces what the sync policy still owes, then releases the files. Later calls do nothing. */

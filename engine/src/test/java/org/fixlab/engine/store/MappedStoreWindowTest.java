@@ -3,7 +3,9 @@ package org.fixlab.engine.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -15,7 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.fixlab.engine.store.MessageStoreContractTest.replayed;
 import static org.fixlab.engine.store.MessageStoreContractTest.storeRange;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -102,6 +106,135 @@ class MappedStoreWindowTest
             assertEquals(large.length, lengths[11]);
             assertEquals(21, store.nextSenderSeqNum());
         }
+    }
+
+    /**
+     * A session with idle duty cycles between its messages: those cycles unmap the old window, map the next one and
+     * ready its pages, so storeSent never maps or readies a window itself, and a cycle that stored does not step.
+     */
+    @Test
+    void idleDutyCyclesPrepareTheNextWindowAheadOfTheRecords()
+    {
+        final int chunk = 64 * 1024;
+        final Random random = new Random(7);
+        final List<byte[]> stored = new ArrayList<>();
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions().mappedChunkBytes(chunk)
+            .indexCapacity(16)))
+        {
+            assertFalse(store.nextWindowReady(), "nothing prepared before a duty cycle");
+            final long oneWindow = fileLength();
+            for (int seqNum = 1; seqNum <= 2_000; seqNum++)
+            {
+                store(store, stored, seqNum, 1 + random.nextInt(700));
+                store.flush(System.nanoTime()); // the cycle that stored: no step
+                if (seqNum == 1)
+                {
+                    assertEquals(oneWindow, fileLength(), "a cycle that stored maps no next window");
+                    store.flush(System.nanoTime());
+                    assertTrue(fileLength() > oneWindow, "an idle cycle maps the next window, which extends the file");
+                }
+                for (int idle = 0; idle < 4; idle++)
+                {
+                    store.flush(System.nanoTime());
+                }
+            }
+            assertTrue(store.nextWindowReady());
+            assertEquals(0, store.unpreparedMoves());
+            assertEquals(stored.size(), replayedBytes(store).size());
+            assertReplays(stored, store);
+        }
+        assertTrue(fileLength() > 10L * chunk, "the records span many windows: " + fileLength());
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            assertReplays(stored, store);
+        }
+    }
+
+    /**
+     * A stream stores with no idle duty cycle: storeSent takes the steps itself as the window fills, and still moves
+     * on to a prepared window every time. Records of every length end at every offset of a window, so a zero readied
+     * over a record's bytes, or a window mapped where the data does not end, fails the byte-by-byte replay.
+     */
+    @ParameterizedTest
+    @EnumSource(SyncPolicy.class)
+    void aStreamWithoutIdleCyclesMovesOnToPreparedWindows(final SyncPolicy policy)
+    {
+        final int chunk = 16 * 1024;
+        final Random random = new Random(11);
+        final List<byte[]> stored = new ArrayList<>();
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions().mappedChunkBytes(chunk)
+            .indexCapacity(16).syncPolicy(policy).syncIntervalNanos(1)))
+        {
+            for (int seqNum = 1; seqNum <= 3_000; seqNum++)
+            {
+                store(store, stored, seqNum, 1 + random.nextInt(chunk / 4 - RecordDescriptor.HEADER_LENGTH - 8));
+            }
+            assertEquals(0, store.unpreparedMoves(), "every record fit in the prepared next window");
+            assertReplays(stored, store);
+        }
+        assertTrue(fileLength() > 50L * chunk, "the records span many windows: " + fileLength());
+        try (MappedStore store = open(policy))
+        {
+            assertReplays(stored, store);
+            assertEquals(stored.size() + 1, store.nextSenderSeqNum());
+        }
+    }
+
+    @Test
+    void aRecordLongerThanTheOverlapMovesOnToAWindowMappedThereAndThen()
+    {
+        final int chunk = 16 * 1024;
+        final List<byte[]> stored = new ArrayList<>();
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions().mappedChunkBytes(chunk)
+            .indexCapacity(16)))
+        {
+            for (int seqNum = 1; seqNum <= 40; seqNum++)
+            {
+                // each almost half a chunk: the one that does not fit ends the window a quarter or more early
+                store(store, stored, seqNum, chunk / 2 - 100);
+            }
+            assertTrue(store.unpreparedMoves() > 0, "a record longer than the overlap fits no prepared window");
+            assertReplays(stored, store);
+        }
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            assertReplays(stored, store);
+        }
+    }
+
+    private static void store(final MappedStore store, final List<byte[]> stored, final int seqNum, final int length)
+    {
+        final byte[] message = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            message[i] = (byte)('!' + (seqNum * 31 + i) % 90);
+        }
+        store.storeSent(seqNum, new UnsafeBuffer(message), 0, length);
+        store.nextSenderSeqNum(seqNum + 1);
+        stored.add(message);
+    }
+
+    private static void assertReplays(final List<byte[]> stored, final MappedStore store)
+    {
+        final List<byte[]> back = replayedBytes(store);
+        assertEquals(stored.size(), back.size());
+        for (int i = 0; i < stored.size(); i++)
+        {
+            assertArrayEquals(stored.get(i), back.get(i), "message " + (i + 1));
+        }
+    }
+
+    private static List<byte[]> replayedBytes(final MappedStore store)
+    {
+        final List<byte[]> back = new ArrayList<>();
+        store.replay(1, Integer.MAX_VALUE, (seqNum, buffer, offset, length) ->
+        {
+            assertEquals(back.size() + 1, seqNum);
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(offset, bytes);
+            back.add(bytes);
+        });
+        return back;
     }
 
     @Test
