@@ -80,8 +80,8 @@ public final class MappedStore extends PersistentStore
     /** The file position of the window's first byte. */
     private long windowStart;
     private long nextStart;
-    /** The next window's offset from which its pages are still to be touched. */
-    private int nextUntouched;
+    /** The next window's offset up to which its pages are readied (written as zeros and touched). */
+    private int nextReadyUpTo;
     /**
      * How far the current window fills (an offset in it) before {@code storeSent} takes a step itself: the next
      * window is behind (no idle duty cycle prepared it, as in a stream). MAX_VALUE once it is ready.
@@ -89,7 +89,7 @@ public final class MappedStore extends PersistentStore
     private int stepWhenFilledTo;
     /** Whether a message was stored since the last duty cycle's flush: that cycle's answers wait for its end. */
     private boolean storedSinceFlush;
-    /** Moves on that found the next window unready (a record too large for it) and mapped and touched one there and then. */
+    /** Moves on that could not take the next window (a record too large for it) and mapped and readied one there and then. */
     private long unpreparedMoves;
     private long dataEnd = RECORDS_OFFSET;
     private long unforcedFrom = RECORDS_OFFSET;
@@ -188,7 +188,7 @@ public final class MappedStore extends PersistentStore
 
     /**
      * Moves the window on to the next one, if a step has mapped it and the record fits there where the data ends;
-     * else maps and touches a window at the end of the data now. What the old window holds and a sync policy still
+     * else maps and readies a window at the end of the data now. What the old window holds and a sync policy still
      * owes is forced first, so that {@link #forceAll} only ever has the current window to force.
      */
     private void slideWindow(final int recordLength)
@@ -220,7 +220,7 @@ public final class MappedStore extends PersistentStore
         mapWindow((int)Math.min(length, MAX_MAPPING_BYTES));
     }
 
-    /** Maps {@code length} bytes from the end of the data, extending the file with zeros, and touches its pages now. */
+    /** Maps {@code length} bytes from the end of the data, extending the file with zeros, and readies its pages now. */
     private void mapWindow(final int length)
     {
         windowStart = dataEnd;
@@ -231,7 +231,7 @@ public final class MappedStore extends PersistentStore
 
     /**
      * One step of readying what comes after the current window, cheapest first: unmap the window moved away from,
-     * map the next one, or touch one page of it. Nothing once the next window is ready.
+     * map the next one, or ready 64 KiB of it. Nothing once the next window is ready.
      */
     private void prepareStep()
     {
@@ -246,16 +246,16 @@ public final class MappedStore extends PersistentStore
             nextStart = windowEnd - overlapBytes;
             nextMapping = map(nextStart, chunkBytes, next);
             // the pages up to the current window's end are the current window's, where records are still written
-            nextUntouched = (int)(firstPageAtOrAfter(windowEnd) - nextStart);
-            stepWhenFilledTo = Math.min(stepWhenFilledTo, nextUntouched);
+            nextReadyUpTo = (int)(firstPageAtOrAfter(windowEnd) - nextStart);
+            stepWhenFilledTo = Math.min(stepWhenFilledTo, nextReadyUpTo);
         }
-        else if (nextUntouched < next.capacity())
+        else if (nextReadyUpTo < next.capacity())
         {
-            final int to = (int)Math.min(next.capacity(), (long)nextUntouched + STEP_BYTES);
-            readyPages(next, nextStart, nextUntouched, to);
-            nextUntouched = to;
-            // storeSent steps while the current window fills faster than this one is touched
-            stepWhenFilledTo = nextUntouched < next.capacity() ? nextUntouched : Integer.MAX_VALUE;
+            final int to = (int)Math.min(next.capacity(), (long)nextReadyUpTo + STEP_BYTES);
+            readyPages(next, nextStart, nextReadyUpTo, to);
+            nextReadyUpTo = to;
+            // storeSent steps while the current window fills faster than this one is readied
+            stepWhenFilledTo = nextReadyUpTo < next.capacity() ? nextReadyUpTo : Integer.MAX_VALUE;
         }
     }
 
@@ -303,10 +303,10 @@ public final class MappedStore extends PersistentStore
         return unpreparedMoves;
     }
 
-    /** Whether the next window is mapped, all its own pages touched, and the last one unmapped. */
+    /** Whether the next window is mapped, all its own pages readied, and the last one unmapped. */
     boolean nextWindowReady()
     {
-        return retiredMapping == null && nextMapping != null && nextUntouched >= next.capacity();
+        return retiredMapping == null && nextMapping != null && nextReadyUpTo >= next.capacity();
     }
 
     /** Unmaps the current window, the next and the retired one. */
