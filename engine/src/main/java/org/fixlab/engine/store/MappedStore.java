@@ -87,6 +87,12 @@ public final class MappedStore extends PersistentStore
      * window is behind (no idle duty cycle prepared it, as in a stream). MAX_VALUE once it is ready.
      */
     private int stepWhenFilledTo;
+    /**
+     * A step failed (a full disk, a file size limit): no more steps until a window is mapped at the end of the data
+     * (the move on that finds no next window ready does that, and its failure reaches storeSent's caller before any
+     * record is written). So a full disk surfaces once from the duty cycle, not on every idle cycle after it.
+     */
+    private boolean stepFailed;
     /** Whether a message was stored since the last duty cycle's flush: that cycle's answers wait for its end. */
     private boolean storedSinceFlush;
     /** Moves on that could not take the next window (a record too large for it) and mapped and readied one there and then. */
@@ -141,7 +147,15 @@ public final class MappedStore extends PersistentStore
         if (at + recordLength >= stepWhenFilledTo)
         {
             // the next window is behind this one's filling: no idle duty cycle has prepared it (a stream)
-            prepareStep();
+            try
+            {
+                prepareStep();
+            }
+            catch (final UncheckedIOException ex)
+            {
+                // the record is stored and stays so; the move on reports the failure if it lasts
+                stopSteps();
+            }
         }
     }
 
@@ -201,7 +215,7 @@ public final class MappedStore extends PersistentStore
         }
         // the reader may hold bytes it read from the old window while records were still being added to it
         reader.invalidate();
-        if (nextMapping != null && dataEnd >= nextStart && dataEnd + recordLength <= nextStart + next.capacity())
+        if (nextMapping != null && !stepFailed && dataEnd >= nextStart && dataEnd + recordLength <= nextStart + next.capacity())
         {
             unmap(retiredMapping, null);
             retiredMapping = windowMapping;
@@ -227,6 +241,7 @@ public final class MappedStore extends PersistentStore
         windowMapping = map(windowStart, length, window);
         readyPages(window, windowStart, 0, length);
         stepWhenFilledTo = length >> 3;
+        stepFailed = false;
     }
 
     /**
@@ -267,10 +282,24 @@ public final class MappedStore extends PersistentStore
         {
             storedSinceFlush = false;
         }
-        else if (windowMapping != null && !nextWindowReady())
+        else if (windowMapping != null && !stepFailed && !nextWindowReady())
         {
-            prepareStep();
+            try
+            {
+                prepareStep();
+            }
+            catch (final UncheckedIOException ex)
+            {
+                stopSteps();
+                throw ex;
+            }
         }
+    }
+
+    private void stopSteps()
+    {
+        stepFailed = true;
+        stepWhenFilledTo = Integer.MAX_VALUE;
     }
 
     /**

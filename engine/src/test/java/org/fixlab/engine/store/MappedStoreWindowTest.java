@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link MappedStore}'s window: with the smallest chunk (one page) a few hundred messages move it on
@@ -199,6 +200,55 @@ class MappedStoreWindowTest
         try (MappedStore store = open(SyncPolicy.NONE))
         {
             assertReplays(stored, store);
+        }
+    }
+
+    /**
+     * A full disk, as a file size limit ({@code ulimit -f}) makes one in a child JVM: the idle step that maps a window
+     * past the limit fails once, from the duty cycle, and never again on the idle cycles after it; the move on then
+     * maps a window itself and fails in storeSent before writing the record, as often as it is called; and every
+     * record whose storeSent returned is there after a reopen without the limit.
+     */
+    @Test
+    void aFullDiskFailsOneDutyCycleThenEachStoreThatNeedsAWindow() throws IOException, InterruptedException
+    {
+        assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit");
+        final Path errors = dir.resolve("child-errors.txt");
+        // 3 MiB: the first window, two more mapped ahead, and not the fourth
+        final Process child = new ProcessBuilder("/bin/bash", "-c", "ulimit -f 3072 && exec \"$0\" -Xmx128m -cp \"$1\" \"$2\" \"$3\"",
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"),
+            FileLimitWriter.class.getName(), dir.toString())
+            .redirectError(errors.toFile())
+            .start();
+        final String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+        assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, child.exitValue(), () -> output + " " + readErrors(errors));
+        final java.util.regex.Matcher result = java.util.regex.Pattern
+            .compile("flushFailures=(\\d+) storeFailedAt=(-?\\d+) storeFailedAgain=(\\w+)").matcher(output);
+        assertTrue(result.matches(), output);
+        assertEquals(1, Integer.parseInt(result.group(1)), "one failed step, not one per idle cycle: " + output);
+        final int failedAt = Integer.parseInt(result.group(2));
+        assertTrue(failedAt > 1000, "the store failed where the limit is, not before: " + output);
+        assertEquals("true", result.group(3), "a store that needs a window fails while the disk is full");
+
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions()
+            .mappedChunkBytes(FileLimitWriter.CHUNK).indexCapacity(16)))
+        {
+            assertEquals(failedAt - 1, store.replay(1, Integer.MAX_VALUE,
+                (seqNum, buffer, offset, length) -> TestMessages.assertIs(seqNum, 0, buffer, offset, length)));
+            assertEquals(failedAt, store.nextSenderSeqNum());
+        }
+    }
+
+    private static String readErrors(final Path errors)
+    {
+        try
+        {
+            return Files.readString(errors);
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
         }
     }
 
