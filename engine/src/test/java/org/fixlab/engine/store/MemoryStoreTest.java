@@ -56,11 +56,11 @@ class MemoryStoreTest
         try (MemoryStore store = new MemoryStore(1024))
         {
             storeRange(store, 1, 3);
-            final byte[] large = pattern(store.maxMessageLength(), 7);
+            final byte[] large = TestMessages.pattern(store.maxMessageLength(), 7);
             store.storeSent(4, new UnsafeBuffer(large), 0, large.length);
 
             final List<byte[]> got = new ArrayList<>();
-            assertEquals(1, store.replay(1, 4, (seqNum, buffer, offset, length) -> got.add(bytes(buffer, offset, length))));
+            assertEquals(1, store.replay(1, 4, (seqNum, buffer, offset, length) -> got.add(TestMessages.copyOf(buffer, offset, length))));
             assertArrayEquals(large, got.get(0));
         }
     }
@@ -81,7 +81,7 @@ class MemoryStoreTest
             long tail = 0;
             for (int seqNum = 1; seqNum <= 3_000; seqNum++)
             {
-                final byte[] message = pattern(1 + random.nextInt(600), seqNum);
+                final byte[] message = TestMessages.pattern(1 + random.nextInt(600), seqNum);
                 final long start = tail + 8;
                 tail += (8 + message.length + 7) & ~7;
                 if ((start & (capacity - 1)) + message.length > capacity && (start & (capacity - 1)) != 0)
@@ -120,7 +120,7 @@ class MemoryStoreTest
         store.replay(1, newest, (seqNum, buffer, offset, length) ->
         {
             seqNums.add(seqNum);
-            got.add(bytes(buffer, offset, length));
+            got.add(TestMessages.copyOf(buffer, offset, length));
         });
         assertEquals(expected.size(), got.size(), "messages kept at " + newest);
         assertEquals(newest - expected.size() + 1, (int)seqNums.get(0));
@@ -128,23 +128,6 @@ class MemoryStoreTest
         {
             assertArrayEquals(expected.get(i), got.get(i), "message " + seqNums.get(i));
         }
-    }
-
-    private static byte[] pattern(final int length, final int seed)
-    {
-        final byte[] bytes = new byte[length];
-        for (int i = 0; i < length; i++)
-        {
-            bytes[i] = (byte)(seed * 31 + i);
-        }
-        return bytes;
-    }
-
-    private static byte[] bytes(final org.agrona.DirectBuffer buffer, final int offset, final int length)
-    {
-        final byte[] bytes = new byte[length];
-        buffer.getBytes(offset, bytes);
-        return bytes;
     }
 
     @Test

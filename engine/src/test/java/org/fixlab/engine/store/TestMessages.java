@@ -42,8 +42,25 @@ final class TestMessages
 
     static void assertIs(final int seqNum, final int variant, final DirectBuffer buffer, final int offset, final int length)
     {
-        final byte[] actual = new byte[length];
-        buffer.getBytes(offset, actual);
-        assertArrayEquals(bytes(seqNum, variant), actual, () -> "payload of MsgSeqNum " + seqNum);
+        assertArrayEquals(bytes(seqNum, variant), copyOf(buffer, offset, length), () -> "payload of MsgSeqNum " + seqNum);
+    }
+
+    /** A message of any length whose bytes depend on {@code seed}, every byte value among them, not only FIX text. */
+    static byte[] pattern(final int length, final int seed)
+    {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            bytes[i] = (byte)(seed * 31 + i);
+        }
+        return bytes;
+    }
+
+    /** The bytes a replay handed over, copied out of its buffer (which the store reuses). */
+    static byte[] copyOf(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
     }
 }
