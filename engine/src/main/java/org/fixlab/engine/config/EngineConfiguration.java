@@ -75,7 +75,7 @@ public final class EngineConfiguration
         option("storeDirectory", PATH, "fixlab-store", "fixlab-store", "directory of file and mapped stores");
         option("storeSyncPolicy", choice(SyncPolicy::of), "none", "none", "when persistent stores force writes to disk: none (survives a process crash), every-message, interval");
         option("storeSyncIntervalMs", range(1, Integer.MAX_VALUE), "100", "100", "with storeSyncPolicy=interval, the longest time between forces");
-        option("storeIndexCapacity", range(1, 1 << 30), "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time");
+        option("storeIndexCapacity", range(1, 1 << 30), "262144", "262144", "file and mapped stores: sequence numbers whose index is allocated up front (8 bytes each); beyond them it grows 65,536 at a time, each piece readied on idle duty cycles before the numbers reach it");
         // message log
         option("messageLog", BOOL, "true", "false", "log every inbound and outbound message of each session to a file per session, BeginString-SenderCompID-TargetCompID.messages.log in messageLogDirectory (QuickFIX/J's FileLog names and format)");
         option("messageLogWriter", choice(MessageLogThread::of), "engine-thread", "engine-thread", "who formats and writes the message log: engine-thread (in the duty cycle, a write per 64 KiB or per messageLogFlushIntervalMs; no thread to wake) or own-thread (a thread of its own, fed through a ring of messageLogBufferSize bytes; a slow disk never reaches the duty cycle, but the thread needs a core)");

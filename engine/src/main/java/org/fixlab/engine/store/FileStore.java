@@ -80,7 +80,7 @@ public final class FileStore extends PersistentStore
         }
         RecordDescriptor.write(writeBuffer, 0, seqNum, buffer, offset, length, crc);
         body.writeFully(bytes(writeBuffer, 0, recordLength), dataEnd);
-        index.put(seqNum, dataEnd);
+        indexSent(seqNum, dataEnd);
         dataEnd += recordLength;
         if (sync.onWrite())
         {

@@ -93,8 +93,6 @@ public final class MappedStore extends PersistentStore
      * record is written). So a full disk surfaces once from the duty cycle, not on every idle cycle after it.
      */
     private boolean stepFailed;
-    /** Whether a message was stored since the last duty cycle's flush: that cycle's answers wait for its end. */
-    private boolean storedSinceFlush;
     /** Moves on that could not take the next window (a record too large for it) and mapped and readied one there and then. */
     private long unpreparedMoves;
     private long dataEnd = RECORDS_OFFSET;
@@ -135,7 +133,7 @@ public final class MappedStore extends PersistentStore
         }
         final int at = (int)(dataEnd - windowStart);
         RecordDescriptor.write(window, at, seqNum, message, offset, length, crc);
-        index.put(seqNum, dataEnd);
+        indexSent(seqNum, dataEnd);
         if (sync.onWrite())
         {
             windowMapping.force(at, recordLength);
@@ -143,7 +141,6 @@ public final class MappedStore extends PersistentStore
             forced();
         }
         dataEnd += recordLength;
-        storedSinceFlush = true;
         if (at + recordLength >= stepWhenFilledTo)
         {
             // the next window is behind this one's filling: no idle duty cycle has prepared it (a stream)
@@ -274,15 +271,11 @@ public final class MappedStore extends PersistentStore
         }
     }
 
-    /** On a duty cycle that stored nothing, one step of readying the next window; else nothing, so its answers go out first. */
+    /** On a duty cycle that stored nothing, one step of readying the next window. */
     @Override
     void prepareAhead()
     {
-        if (storedSinceFlush)
-        {
-            storedSinceFlush = false;
-        }
-        else if (windowMapping != null && !stepFailed && !nextWindowReady())
+        if (windowMapping != null && !stepFailed && !nextWindowReady())
         {
             try
             {

@@ -17,6 +17,8 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     final SequenceNumberSlots seqNums = new SequenceNumberSlots();
     final Crc32cRange crc = new Crc32cRange();
     private boolean closed;
+    /** Whether a message was stored since the last duty cycle's flush: that cycle's answers wait for its end. */
+    private boolean storedSinceFlush;
 
     PersistentStore(final String name, final StoreOptions options)
     {
@@ -95,7 +97,8 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
 
     /**
      * Under {@link SyncPolicy#INTERVAL}, forces what was written since the last force if the interval has passed;
-     * then {@link #prepareAhead}.
+     * then, on a duty cycle that stored nothing, one step of readying what the stores to come need: the index's
+     * next chunk first, then {@link #prepareAhead}. A cycle that stored takes no step, so its answers go out first.
      */
     @Override
     public final void flush(final long nowNanos)
@@ -108,11 +111,25 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
             sync.onForced(nowNanos);
             forced();
         }
-        prepareAhead();
+        if (storedSinceFlush)
+        {
+            storedSinceFlush = false;
+        }
+        else if (!index.stepAhead())
+        {
+            prepareAhead();
+        }
+    }
+
+    /** Indexes a record {@code storeSent} wrote, which makes this duty cycle's flush take no step ahead. */
+    final void indexSent(final int seqNum, final long position)
+    {
+        index.put(seqNum, position);
+        storedSinceFlush = true;
     }
 
     /**
-     * A small step of work the stores to come would otherwise do themselves, on the duty cycle that calls
+     * A small step of work the stores to come would otherwise do themselves, on an idle duty cycle's
      * {@link #flush}: nothing here; the mapped store prepares its next window.
      */
     void prepareAhead()

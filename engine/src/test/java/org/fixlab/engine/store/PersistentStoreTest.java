@@ -213,6 +213,38 @@ class PersistentStoreTest
         }
     }
 
+    /**
+     * Idle duty cycles ready the index's next chunk, so a session's storeSent never allocates and fills one (0.3-0.5
+     * ms every 65,536 messages); a stream with no idle cycle still gets its chunks from storeSent.
+     */
+    @ParameterizedTest
+    @EnumSource(value = StoreKind.class, names = {"FILE", "MAPPED"})
+    void idleDutyCyclesReadyTheIndexAheadOfTheNumbers(final StoreKind kind)
+    {
+        final int stored = 70_000; // past the first chunk of 65,536 numbers, the only one allocated up front
+        try (PersistentStore store = (PersistentStore)kind.open(dir.resolve("idle")))
+        {
+            for (int seqNum = 1; seqNum <= stored; seqNum++)
+            {
+                storeRange(store, seqNum, seqNum);
+                store.flush(System.nanoTime()); // the cycle that stored: no step
+                store.flush(System.nanoTime());
+            }
+            assertEquals(0, store.index.chunksAllocatedInPut(), kind + ": storeSent found every chunk readied");
+            assertEquals(seqNums(stored - 2, stored), replayed(store, stored - 2, stored));
+        }
+        try (PersistentStore store = (PersistentStore)kind.open(dir.resolve("stream")))
+        {
+            for (int seqNum = 1; seqNum <= stored; seqNum++)
+            {
+                storeRange(store, seqNum, seqNum);
+                store.flush(System.nanoTime()); // every cycle stored
+            }
+            assertEquals(1, store.index.chunksAllocatedInPut(), kind + ": no idle cycle, so storeSent allocated it");
+            assertEquals(seqNums(stored - 2, stored), replayed(store, stored - 2, stored));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = SyncPolicy.class)
     void persistsUnderEverySyncPolicy(final SyncPolicy policy)
