@@ -18,6 +18,7 @@ import org.fixlab.bench.run.CoreToCoreProbe;
 import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
+import org.fixlab.bench.run.LoadGeneratorPinning;
 import org.fixlab.bench.run.ProductInfo;
 import org.fixlab.bench.run.RunFolder;
 
@@ -73,23 +74,29 @@ final class BenchClient
             try (ClientPeer peer = config.client(options.scenario, replies))
             {
                 peer.connect(options.host, options.port, System.nanoTime() + Math.min(options.timeoutSeconds, 30) * 1_000_000_000L);
-                placement = peer.threadPlacement();
-                method = peer.timestampMethod();
-                sockets = peer.socketBuffers();
-                // on one host the server's process is the benchmark's too; on two, the server is on the other
-                final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
-                driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
-                started = now();
-                if (options.scenario == Scenario.THROUGHPUT)
+                final int serverCpu = Integer.parseInt(server.getOrDefault("thread_cpu", "-1"));
+                try (LoadGeneratorPinning pinning = loopback
+                    ? LoadGeneratorPinning.pin(serverCpu, peer.threadPlacement())
+                    : LoadGeneratorPinning.none(peer.threadPlacement()))
                 {
-                    driver.runStream(control);
+                    placement = pinning.placement();
+                    method = peer.timestampMethod();
+                    sockets = peer.socketBuffers();
+                    // on one host the server's process is the benchmark's too; on two, the server is on the other
+                    final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
+                    driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
+                    started = now();
+                    if (options.scenario == Scenario.THROUGHPUT)
+                    {
+                        driver.runStream(control);
+                    }
+                    else
+                    {
+                        driver.runRequestReply();
+                        control.sendDone();
+                    }
+                    serverData = control.readArrays();
                 }
-                else
-                {
-                    driver.runRequestReply();
-                    control.sendDone();
-                }
-                serverData = control.readArrays();
             }
             final String finished = now();
             final String clientAddress = control.localAddress();

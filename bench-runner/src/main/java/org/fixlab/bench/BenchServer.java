@@ -10,6 +10,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Json;
+import org.fixlab.bench.run.LoadGeneratorPinning;
 import org.fixlab.bench.server.ServerPeer;
 import org.fixlab.bench.server.ServerRecorder;
 
@@ -51,6 +52,8 @@ final class BenchServer
                 final Map<String, String> ready = new LinkedHashMap<>();
                 ready.put("hardware", Json.write(HardwareProbe.probe("server", control.peerAddress())));
                 ready.put("thread", peer.threadPlacement());
+                // the product pinned this thread, or not: the client's load generator keeps off its CPU
+                ready.put("thread_cpu", Integer.toString(LoadGeneratorPinning.pinnedCpu()));
                 ready.put("address", control.localAddress());
                 // on one host, the client leaves this process out of the CPU time the rest of the host took
                 ready.put("pid", Long.toString(ProcessHandle.current().pid()));

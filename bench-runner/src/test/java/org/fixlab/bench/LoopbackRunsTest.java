@@ -2,6 +2,7 @@ package org.fixlab.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +83,25 @@ class LoopbackRunsTest
         final var buffers = RunFolderAssertions.manifest(run).at("/configuration/socket_buffers");
         assertTrue(buffers.get("send").asInt() >= 1 << 20, buffers.toString());
         assertTrue(buffers.get("receive").asInt() >= 1 << 20, buffers.toString());
+    }
+
+    /**
+     * On one host the runner pins the load generator (the client's benchmark thread, here the test's) to a CPU the
+     * server's thread is not pinned to, when the product left it unpinned, and gives it its CPUs back after the run.
+     */
+    @Test
+    @Order(1)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theLoadGeneratorRunsOnACpuOfItsOwn() throws Exception
+    {
+        final java.util.BitSet before = net.openhft.affinity.Affinity.getAffinity();
+        assumeTrue(before.cardinality() >= 2, "needs two CPUs");
+        final Path run = LoopbackRun.run(out, Scenario.RTT_ECHO, Product.of("raw-socket"), "busy-spin", "p", List.of());
+        final var configuration = RunFolderAssertions.manifest(run).at("/configuration");
+        assertEquals("pinned to CPU " + before.nextSetBit(0) + " by the runner (the load generator; unpinned by the product)",
+            configuration.get("client_thread").asText());
+        assertEquals("unpinned", configuration.get("server_thread").asText());
+        assertEquals(before, net.openhft.affinity.Affinity.getAffinity(), "the test's thread has its CPUs back");
     }
 
     @Test
