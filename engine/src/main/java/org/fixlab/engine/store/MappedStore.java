@@ -21,7 +21,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   64  ...        {@link RecordDescriptor} records, then zeros to the end of the file
  * </pre>
  *
- * <p>Records are written through a <em>window</em>: a mapping of {@link StoreOptions#mappedChunkBytes()}.
+ * <p>Records are written through a <em>window</em>: a mapping of {@link StoreOptions#mappedChunkBytes()}
+ * (at most 1 MiB for the first one after opening, see {@link #FIRST_WINDOW_BYTES}).
  * A record that does not fit in what is left of it moves the window on, so the file has no size limit
  * while each mapping stays under Java's 2 GiB. Records behind the window (replayed for a ResendRequest,
  * or found on opening) are read with positional reads through {@link FileRecordReader}: the same page
@@ -61,6 +62,14 @@ public final class MappedStore extends PersistentStore
     private static final int STEP_BYTES = 64 * 1024;
     /** How far before the current window's end the next one starts, at most: a record up to this long that does not fit at the end fits there. */
     private static final int MAX_OVERLAP_BYTES = 64 * 1024;
+    /**
+     * The window a store maps when it opens, when its chunk is larger: small, so that the first move on to a next
+     * window comes a few thousand messages into the session, while the JIT still profiles storeSent and the duty
+     * cycle. Taken for the first time 64 MiB in, the move's branches sent the compiled send path back to the
+     * interpreter there (uncommon traps, seen with -XX:+LogCompilation): sends stalled for 4-11 ms, once per
+     * process, in the middle of a session.
+     */
+    private static final int FIRST_WINDOW_BYTES = 1024 * 1024;
 
     private final Path file;
     private final int chunkBytes;
@@ -158,7 +167,7 @@ public final class MappedStore extends PersistentStore
 
     /**
      * Cuts the records off the file (durably), then writes 1 and 1 as sequence numbers: the order
-     * {@link FileStore#reset} explains. The file shrinks back to one chunk.
+     * {@link FileStore#reset} explains. The file shrinks back to a first window.
      */
     @Override
     public void reset()
@@ -170,7 +179,7 @@ public final class MappedStore extends PersistentStore
         index.clear();
         dataEnd = RECORDS_OFFSET;
         unforcedFrom = RECORDS_OFFSET;
-        mapWindow(chunkBytes);
+        mapWindow(Math.min(chunkBytes, FIRST_WINDOW_BYTES));
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
         writeSeqNums();
@@ -192,7 +201,7 @@ public final class MappedStore extends PersistentStore
         // there and growing it again has the OS zero it, without writing the zeros ourselves.
         resize(dataEnd, sync.policy() != SyncPolicy.NONE);
         reader.invalidate();
-        mapWindow(chunkBytes);
+        mapWindow(Math.min(chunkBytes, FIRST_WINDOW_BYTES));
 
         advancePastStoredMessages();
     }
@@ -259,7 +268,7 @@ public final class MappedStore extends PersistentStore
             nextMapping = map(nextStart, chunkBytes, next);
             // the pages up to the current window's end are the current window's, where records are still written
             nextReadyUpTo = (int)(firstPageAtOrAfter(windowEnd) - nextStart);
-            stepWhenFilledTo = Math.min(stepWhenFilledTo, nextReadyUpTo);
+            stepWhenFilledTo = Math.min(stepWhenFilledTo, fillMatching(nextReadyUpTo));
         }
         else if (nextReadyUpTo < next.capacity())
         {
@@ -267,7 +276,7 @@ public final class MappedStore extends PersistentStore
             readyPages(next, nextStart, nextReadyUpTo, to);
             nextReadyUpTo = to;
             // storeSent steps while the current window fills faster than this one is readied
-            stepWhenFilledTo = nextReadyUpTo < next.capacity() ? nextReadyUpTo : Integer.MAX_VALUE;
+            stepWhenFilledTo = nextReadyUpTo < next.capacity() ? fillMatching(nextReadyUpTo) : Integer.MAX_VALUE;
         }
     }
 
@@ -312,6 +321,15 @@ public final class MappedStore extends PersistentStore
         {
             buffer.putByte((int)(page - start), (byte)0);
         }
+    }
+
+    /**
+     * The offset in the current window as far through it as {@code readied} is through the next one: the two differ
+     * in size after the first window.
+     */
+    private int fillMatching(final int readied)
+    {
+        return (int)((long)readied * window.capacity() / next.capacity());
     }
 
     private static long firstPageAtOrAfter(final long position)

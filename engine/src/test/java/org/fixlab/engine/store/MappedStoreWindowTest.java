@@ -180,6 +180,43 @@ class MappedStoreWindowTest
         }
     }
 
+    /**
+     * The first window is 1 MiB when the chunk is larger, so the first move on comes a few thousand messages in; in a
+     * stream with no idle cycle, storeSent readies the larger next window as fast, in proportion, as the small one
+     * fills, so it is ready when the small one is full.
+     */
+    @Test
+    void theFirstWindowIsSmallAndTheLargerNextOneIsReadyWhenItIsFull()
+    {
+        final int chunk = 4 * 1024 * 1024;
+        final int length = 230;
+        final int recordLength = RecordDescriptor.recordLength(length);
+        final int firstWindow = 1024 * 1024;
+        final List<byte[]> stored = new ArrayList<>();
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, new StoreOptions().mappedChunkBytes(chunk)
+            .indexCapacity(16)))
+        {
+            assertEquals(MappedStore.RECORDS_OFFSET + firstWindow, fileLength(), "the first window is 1 MiB");
+            final int fitting = firstWindow / recordLength;
+            for (int seqNum = 1; seqNum <= fitting; seqNum++)
+            {
+                store(store, stored, seqNum, length); // a stream: no duty cycle between the stores
+            }
+            assertTrue(store.nextWindowReady(), "the next window is readied by the time the first is full");
+            for (int seqNum = fitting + 1; seqNum <= 3 * fitting; seqNum++)
+            {
+                store(store, stored, seqNum, length);
+            }
+            assertEquals(0, store.unpreparedMoves());
+            assertTrue(fileLength() > chunk, "the windows after the first are a chunk: " + fileLength());
+            assertReplays(stored, store);
+        }
+        try (MappedStore store = open(SyncPolicy.NONE))
+        {
+            assertReplays(stored, store);
+        }
+    }
+
     @Test
     void aRecordLongerThanTheOverlapMovesOnToAWindowMappedThereAndThen()
     {
