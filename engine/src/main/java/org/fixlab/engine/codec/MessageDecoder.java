@@ -140,10 +140,23 @@ public final class MessageDecoder
             {
                 return false;
             }
-            record(tag, true, valueStart, position);
+            recordSplit(tag, valueStart, position);
             position++; // SOH
         }
         return true;
+    }
+
+    /** {@link #record} of a field the common split found: its tag is at most nine digits, so never negative. */
+    private void recordSplit(final int tag, final int valueStart, final int valueEnd)
+    {
+        final int index = fieldCount;
+        tags[index] = tag;
+        if (tag < SMALL_TAGS && (int)(firstIndexOfSmallTag[tag] >>> 32) != stamp)
+        {
+            firstIndexOfSmallTag[tag] = (long)stamp << 32 | index;
+        }
+        values[index] = (long)valueStart << 32 | valueEnd - valueStart;
+        fieldCount = index + 1;
     }
 
     /** Adds a field; {@code indexed} if it may be found by {@link #indexOf(int)} (a negative tag, "-0" too, may not). */

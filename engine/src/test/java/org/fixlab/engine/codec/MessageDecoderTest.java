@@ -195,8 +195,8 @@ class MessageDecoderTest
      * a stray byte at any place in them, a missing '='), values with '=' and stray signs, a last SOH sometimes missing,
      * at every alignment of the buffer, with digits after the message that must not be read as part of it, and 0 to 11
      * bytes of the buffer after it (from 8 on, a message ending in SOH is split word by word without checks against
-     * its end; below, byte by byte). Tags of data pairs are left out: the reference does not know them (their own
-     * tests are above).
+     * its end; below, byte by byte), each tag found by indexOf where it first is. Tags of data pairs are left out: the
+     * reference does not know them (their own tests are above).
      */
     @Test
     void randomFieldsSplitAsAByteByByteReferenceSplitsThem()
@@ -236,6 +236,12 @@ class MessageDecoderTest
                     assertEquals(expected.tags.get(i), small.tag(i), what);
                     assertEquals(offset + expected.valueOffsets.get(i), small.valueOffset(i), what);
                     assertEquals(expected.valueLengths.get(i), small.valueLength(i), what);
+                    final int tag = expected.tags.get(i);
+                    if (tag > 0)
+                    {
+                        // a tag that repeats (a group's) is found where it first is
+                        assertEquals(expected.tags.indexOf(tag), small.indexOf(tag), what + ": tag " + tag);
+                    }
                 }
             }
         }
