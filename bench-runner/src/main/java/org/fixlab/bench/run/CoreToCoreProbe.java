@@ -175,7 +175,8 @@ public final class CoreToCoreProbe
         }
     }
 
-    private static boolean pin(final int cpu)
+    /** Pins the calling thread to {@code cpu}; whether it now runs there only (false where Affinity cannot). */
+    static boolean pin(final int cpu)
     {
         try
         {

@@ -53,9 +53,7 @@ public final class LoadGeneratorPinning implements AutoCloseable
                 choice.clear(serverCpu);
             }
             final int cpu = choice.nextSetBit(0);
-            Affinity.setAffinity(cpu);
-            final BitSet now = Affinity.getAffinity();
-            if (now.cardinality() == 1 && now.get(cpu))
+            if (CoreToCoreProbe.pin(cpu))
             {
                 return new LoadGeneratorPinning("pinned to CPU " + cpu + " by the runner (the load generator; "
                     + productPlacement + " by the product)", allowed);
