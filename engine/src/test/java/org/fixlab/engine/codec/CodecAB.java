@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * same workload, {@link CodecSlices}, compiled from this checkout), both are warmed up, and then slices of a fixed
  * number of calls alternate A B B A A B ..., so a noisy second lands on both versions alike. Each slice gives ns per
  * call; the report has each version's median, the change of the medians, and its 95% interval from resampling the
- * slices (a bootstrap with a fixed seed). Third-party classes (Agrona) come from one shared loader: this checkout's.
+ * slices (a bootstrap with a fixed seed). Each version loads its own copy of this checkout's third-party classes
+ * (Agrona), so that neither is compiled in the other's shadow.
  */
 public final class CodecAB
 {
@@ -72,9 +73,8 @@ public final class CodecAB
         }
         final int slices = args.length > 4 ? Integer.parseInt(args[4]) : 40;
         final int calls = args.length > 5 ? Integer.parseInt(args[5]) : 200_000;
-        final ClassLoader thirdParty = new URLClassLoader(urls(args[3]), ClassLoader.getPlatformClassLoader());
-        final Version base = new Version("base", args[0], args[2], thirdParty);
-        final Version head = new Version("head", args[1], args[2], thirdParty);
+        final Version base = new Version("base", args[0], args[2], args[3]);
+        final Version head = new Version("head", args[1], args[2], args[3]);
         System.out.printf("%d slices of %,d calls per version and operation, alternating; base %s, head %s%n",
             slices, calls, args[0], args[1]);
         System.out.printf("%-22s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
@@ -220,7 +220,8 @@ public final class CodecAB
         private final Method sink;
         private final ClassLoader loader;
 
-        Version(final String name, final String engine, final String workload, final ClassLoader thirdParty) throws Exception
+        Version(final String name, final String engine, final String workload, final String thirdPartyClasspath)
+            throws Exception
         {
             for (final String part : new String[] {engine, workload})
             {
@@ -229,6 +230,10 @@ public final class CodecAB
                     throw new IllegalArgumentException(name + ": " + part + " does not exist");
                 }
             }
+            // third-party classes too in a loader of the version's own: with one shared loader the version compiled
+            // second found Agrona's methods already compiled, too big to inline again (InlineSmallCode), and one jar
+            // as both base and head measured 6-9% slower as head in encodeAndFrameExecutionReport (3 of 3 JVMs)
+            final ClassLoader thirdParty = new URLClassLoader(urls(thirdPartyClasspath), ClassLoader.getPlatformClassLoader());
             // the engine first: the workload folder (test classes) holds no engine class, but this keeps it so
             loader = new URLClassLoader(urls(engine + File.pathSeparator + workload), thirdParty);
             final Class<?> type = loader.loadClass(CodecSlices.class.getName());
@@ -253,6 +258,12 @@ public final class CodecAB
         long sink() throws Exception
         {
             return (long)sink.invoke(slices);
+        }
+
+        /** A class as this version sees it (for the test that the versions stay apart). */
+        Class<?> loadedClass(final String name) throws ClassNotFoundException
+        {
+            return loader.loadClass(name);
         }
 
         /** Where this version's decoder class came from (for the test that the versions stay apart). */
