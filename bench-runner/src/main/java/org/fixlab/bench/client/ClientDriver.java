@@ -74,7 +74,7 @@ public final class ClientDriver
         final long period = 1_000_000_000L / options.rate;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         final Progress progress = new Progress(label(), total, options.quiet);
-        final int[] roundEnds = roundEnds();
+        final int[] roundEnds = roundEnds(options.warmup, total, MAX_WARMUP_ROUND);
         int round = 0;
         int roundStart = 0;
         otherTasksBefore = readOtherTasks();
@@ -148,14 +148,13 @@ public final class ClientDriver
     }
 
     /**
-     * Where each round ends: every round of at least {@link #WARMUP_ROUNDS} equal ones (at most
-     * {@link #MAX_WARMUP_ROUND} orders each) through the warm-up, then the warm-up's end, then the total (a sentinel the
-     * loop never reaches). Without a warm-up there is one round, the measured one.
+     * Where each round ends: every round of at least {@link #WARMUP_ROUNDS} equal ones (at most {@code maxRound}
+     * orders each) through the warm-up, then the warm-up's end, then the total (a sentinel the loop never reaches).
+     * Without a warm-up there is one round, the measured one.
      */
-    private int[] roundEnds()
+    static int[] roundEnds(final int warmup, final int total, final int maxRound)
     {
-        final int warmup = options.warmup;
-        final int round = Math.max(1, Math.min(MAX_WARMUP_ROUND, warmup / WARMUP_ROUNDS));
+        final int round = Math.max(1, Math.min(maxRound, warmup / WARMUP_ROUNDS));
         final int rounds = warmup == 0 ? 0 : (warmup + round - 1) / round;
         final int[] ends = new int[rounds + 1];
         for (int r = 0; r < rounds; r++)
@@ -190,9 +189,13 @@ public final class ClientDriver
     {
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         final Progress progress = new Progress(label(), total, options.quiet);
-        // no drain between rounds (the server times the stream itself); the boundary only takes the allocation
-        // snapshot, in a branch the warm-up has taken before
-        final int[] roundEnds = roundEnds();
+        // no drain between rounds (the server times the stream itself); the boundary only takes the snapshots, in a
+        // branch the warm-up has taken before. WARMUP_ROUNDS rounds, not rounds of MAX_WARMUP_ROUND: each boundary
+        // reads every other task's CPU time from /proc (OtherTasks), 300 times in a 3,000,000-order warm-up, and
+        // that reading's garbage (in one logged run two young GCs, 48 and 11 ms) and compiles slowed the measured
+        // stream after it: runs alternating 300 and 5 boundaries, fixlab 3.14M -> 4.33M msg/s by the medians
+        // (faster in 9 of 10 pairs), the raw socket 6.94M -> 7.73M (7 of 10)
+        final int[] roundEnds = roundEnds(options.warmup, total, Integer.MAX_VALUE);
         int round = 0;
         otherTasksBefore = readOtherTasks();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
