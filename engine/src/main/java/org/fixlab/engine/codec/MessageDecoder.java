@@ -94,44 +94,76 @@ public final class MessageDecoder
 
     /**
      * The common message, which ends with SOH and has at least eight bytes of the buffer after it. That SOH stops
-     * every search before the end: the tag loop stops at it as at any byte that is not a digit, and a value's end is
+     * every search before the end: a tag stops at it as at any byte that is not a digit, and a value's end is
      * searched for a word at a time without a check against the end (words past it stay in the buffer). That is a
      * sixth of the cost of a message gone. False for anything unusual (a sign, a tag of ten digits, a stray byte, too
      * many fields), which {@link #split} then judges byte by byte.
      *
-     * <p>Why field by field, with a byte loop for the tag: the loop's branches follow the message's shape, which
-     * repeats from message to message, so the processor predicts them and runs ahead, and the only chain from one
-     * field to the next is the SOH search. Two splits without the byte loop were measured slower, against this one
-     * in the same JVMs (make codec-ab, 2 JVMs each, ns per throughput order and per order of a stream): the tag and
-     * '=' read from one word and converted by multiplications, 134 and 193 against 90 and 93 (each field's start
-     * waits on arithmetic instead of a predicted branch); every SOH of the message found first, a word at a time,
-     * then the tags, 129 and 121 (more instructions than the byte loop saves). So did keeping the tables and the
-     * count in locals (+2 to +5%).
+     * <p>Why field by field, with the tag's bytes read at fixed places: each branch (is the second byte '=', the
+     * third?) follows the message's shape, which repeats from message to message, so the processor predicts it and
+     * runs ahead, and the only chain from one field to the next is the SOH search. The value then starts at the
+     * field's start plus a constant; a loop that counted the digits one by one put an add per digit on that chain
+     * (make codec-ab against it, 3 JVMs: 91 -> 82 ns a throughput order, 91 -> 82 ns an order of a stream). Two
+     * splits without the branches were measured slower, against a byte loop in the same JVMs (ns per throughput order
+     * and per order of a stream): the tag and '=' read from one word and converted by multiplications, 134 and 193
+     * against 90 and 93 (each field's start waits on arithmetic instead of a predicted branch); every SOH of the
+     * message found first, a word or a 64-byte block at a time, then the tags, 112-129 and 115-129 (more
+     * instructions than they save). So did keeping the tables and the count in locals (+2 to +5%).
      */
     private boolean splitEndingInSoh(final byte[] array, final long base, final int end)
     {
         int position = offset;
         while (position < end)
         {
-            int tag = 0;
-            final int tagStart = position;
-            byte b;
-            while ((b = UNSAFE.getByte(array, base + position)) != Fix.EQUALS)
-            {
-                final int digit = b - '0';
-                if ((digit & 0xFF) > 9)
-                {
-                    return false;
-                }
-                tag = tag * 10 + digit;
-                position++;
-            }
-            final int tagLength = position - tagStart;
-            if (tagLength == 0 || tagLength > 9 || fieldCount == tags.length)
+            // tags of one to three digits, read at fixed places: the value's start is the field's start plus a
+            // constant on each branch, where counting digits one by one put an add per digit on the chain
+            final long at = base + position;
+            final int d0 = UNSAFE.getByte(array, at) - '0';
+            final byte b1 = UNSAFE.getByte(array, at + 1);
+            if ((d0 & 0xFF) > 9)
             {
                 return false;
             }
-            final int valueStart = ++position;
+            int tag;
+            int valueStart;
+            if (b1 == Fix.EQUALS)
+            {
+                tag = d0;
+                valueStart = position + 2;
+            }
+            else
+            {
+                final int d1 = b1 - '0';
+                final byte b2 = UNSAFE.getByte(array, at + 2);
+                if ((d1 & 0xFF) > 9)
+                {
+                    return false;
+                }
+                if (b2 == Fix.EQUALS)
+                {
+                    tag = d0 * 10 + d1;
+                    valueStart = position + 3;
+                }
+                else
+                {
+                    final int d2 = b2 - '0';
+                    if ((d2 & 0xFF) > 9)
+                    {
+                        return false;
+                    }
+                    valueStart = afterLongTag(array, base, position + 3);
+                    if (valueStart < 0)
+                    {
+                        return false;
+                    }
+                    tag = valueStart == position + 4 ? (d0 * 10 + d1) * 10 + d2
+                        : restOfTag((d0 * 10 + d1) * 10 + d2, array, base, position + 3, valueStart - 1);
+                }
+            }
+            if (fieldCount == tags.length)
+            {
+                return false;
+            }
             final int pair = DataFields.pairOf(tag);
             position = pair < 0
                 ? nextSoh(array, base, valueStart)
@@ -144,6 +176,38 @@ public final class MessageDecoder
             position++; // SOH
         }
         return true;
+    }
+
+    /**
+     * Where the value starts after a tag of three digits or more whose fourth byte is at {@code from}: after the '='
+     * that ends nine digits at most; -1 if a byte before it is not a digit or the tag is longer.
+     */
+    private static int afterLongTag(final byte[] array, final long base, final int from)
+    {
+        for (int position = from; position < from + 7; position++)
+        {
+            final byte b = UNSAFE.getByte(array, base + position);
+            if (b == Fix.EQUALS)
+            {
+                return position + 1;
+            }
+            if (((b - '0') & 0xFF) > 9)
+            {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /** A tag's value from its first three digits and the digits from {@code from} to {@code end}. */
+    private static int restOfTag(final int firstThree, final byte[] array, final long base, final int from, final int end)
+    {
+        int tag = firstThree;
+        for (int position = from; position < end; position++)
+        {
+            tag = tag * 10 + UNSAFE.getByte(array, base + position) - '0';
+        }
+        return tag;
     }
 
     /** {@link #record} of a field the common split found: its tag is at most nine digits, so never negative. */
