@@ -83,7 +83,7 @@ final class ArtioServerPeer extends ArtioSessionHandler implements ServerPeer
         {
             return CONTINUE;
         }
-        final long callback = System.nanoTime();
+        final long callback = recorder.callbackNanos();
         ascii.wrap(buffer);
         order.decode(ascii, offset, length);
         final int i = pending >= 0 ? pending : recorder.onRequest(timestampInNs, callback);

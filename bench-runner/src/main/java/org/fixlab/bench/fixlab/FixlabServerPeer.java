@@ -92,7 +92,7 @@ public final class FixlabServerPeer implements ServerPeer, MessageHandler
     @Override
     public boolean onAppMessage(final Session session, final MessageDecoder message)
     {
-        final long t4 = System.nanoTime();
+        final long t4 = recorder.callbackNanos();
         if (session != in || message.msgTypeChar() != 'D')
         {
             return true;

@@ -92,7 +92,7 @@ public final class QfjServerPeer extends ApplicationAdapter implements ServerPee
     @Override
     public void fromApp(final Message message, final SessionID sessionId)
     {
-        final long t4 = System.nanoTime();
+        final long t4 = recorder.callbackNanos();
         try
         {
             if (!sessionId.equals(inId) || !"D".equals(message.getHeader().getString(MsgType.FIELD)))

@@ -73,7 +73,7 @@ public final class RawServerPeer implements ServerPeer
         while (framing.nextMessage())
         {
             work++;
-            final int i = recorder.onRequest(framing.readNanos(), System.nanoTime());
+            final int i = recorder.onRequest(framing.readNanos(), recorder.callbackNanos());
             if (scenario.serverMode() != Scenario.ServerMode.COUNT)
             {
                 final long t = System.nanoTime();

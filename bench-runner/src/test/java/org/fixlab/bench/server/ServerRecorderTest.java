@@ -49,6 +49,38 @@ class ServerRecorderTest
     }
 
     @Test
+    void aStreamReadsTheClockOnlyForTheOrdersItsPointsKeep()
+    {
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false); // every 10 orders
+        final long before = System.nanoTime();
+        for (int i = 0; i < 1_300; i++)
+        {
+            final long callback = recorder.callbackNanos();
+            if ((i + 1) % 10 == 0)
+            {
+                assertTrue(callback >= before, "order " + i + " is a point's: its callback time is read");
+            }
+            else
+            {
+                assertEquals(0, callback, "order " + i + " is no point's: the clock is not read");
+            }
+            recorder.onRequest(0, callback);
+        }
+        final long[] elapsed = recorder.arrays().get("elapsed_ns");
+        assertEquals(100, elapsed.length);
+        for (final long nanos : elapsed)
+        {
+            assertTrue(nanos >= 0, java.util.Arrays.toString(elapsed));
+        }
+        final ServerRecorder internal = new ServerRecorder(2, 3, true);
+        for (int i = 0; i < 5; i++)
+        {
+            assertTrue(internal.callbackNanos() >= before, "an internal run keeps every order's callback time");
+            internal.onRequest(0, 0);
+        }
+    }
+
+    @Test
     void withoutWarmupTheStreamStartsAtStart()
     {
         final ServerRecorder recorder = new ServerRecorder(0, 200, false); // every 2 orders
