@@ -11,6 +11,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class TimestampCache
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /** Calls that give the JIT's profile of {@link #encode} both ways of its branch; see {@link #profileTheTurnOfTheSecond}. */
+    static final int PROFILING_CALLS = 4_000;
+
+    static
+    {
+        profileTheTurnOfTheSecond();
+    }
 
     private final TimestampPrecision precision;
     private final byte[] secondsBytes = new byte[17];
@@ -32,6 +39,27 @@ public final class TimestampCache
             divisor *= 10;
         }
         this.fractionDivisor = divisor;
+    }
+
+    /**
+     * Encodes timestamps whose second turns every fourth call, in the interpreter, when the class is first used. Why:
+     * C2 compiles a branch its profile never saw taken as a trap, and the branch that formats a new second is taken
+     * once a second, so a method profiled for less than a second before C2 compiled it had that branch as a trap. Each
+     * turn of the second then sent the compiled code around it, the whole duty cycle when the message log's prefix
+     * or SendingTime inlined it, back to the interpreter, and C2 compiled it again (100 ms of a compiler thread for
+     * {@code EventLoop.doWork}) with the branch still a trap, up to HotSpot's limit of traps at one place: under
+     * {@code -XX:+LogCompilation}, a paced {@code balanced} client trapped at this branch 4.1 s and 1.1 s before its
+     * end, the second inside the measured messages, whose replies then came in bursts for 180 ms while the recompile
+     * shared the server's CPU. With the branch in the profile from the start, C2 compiles both ways.
+     */
+    private static void profileTheTurnOfTheSecond()
+    {
+        final TimestampCache cache = new TimestampCache(TimestampPrecision.MILLIS);
+        final byte[] scratch = new byte[cache.length()];
+        for (int i = 0; i < PROFILING_CALLS; i++)
+        {
+            cache.encode(scratch, RawBytes.ARRAY_BASE, (i / 4) * NANOS_PER_SECOND + i * 1_000_000L);
+        }
     }
 
     /** Writes the timestamp at {@code offset}; returns its length (17, or 18 plus the precision's fraction digits). */

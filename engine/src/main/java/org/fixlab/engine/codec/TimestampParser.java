@@ -11,6 +11,11 @@ import org.agrona.DirectBuffer;
  */
 public final class TimestampParser
 {
+    static
+    {
+        profileTheTurnOfTheSecond();
+    }
+
     /** The 17 bytes of the remembered second, as two words and a byte; nothing is remembered until the first valid one. */
     private long firstWord;
     private long secondWord;
@@ -30,7 +35,7 @@ public final class TimestampParser
         // One test for a change anywhere in the second, which turns once a second. A test per part was a branch the JIT
         // could compile as never taken for the parts a short warm-up never sees change (the tens of seconds, the
         // minute): the first change after it sent the whole receive path back to the interpreter. The one test can
-        // still trap once, when C2 profiled this for less than a second before compiling it
+        // still trap when C2 profiled it for less than a second before compiling it: see profileTheTurnOfTheSecond
         final long changed = (first ^ firstWord) | (second ^ secondWord) | (last ^ lastByte);
         if (changed != 0 || secondNanos == UtcTimestamps.INVALID)
         {
@@ -45,5 +50,23 @@ public final class TimestampParser
             secondNanos = decoded;
         }
         return UtcTimestamps.plusFraction(secondNanos, buffer, offset, length);
+    }
+
+    /**
+     * Decodes timestamps whose second turns every fourth call, in the interpreter, when the class is first used, so
+     * that the JIT's profile has the test above taken both ways and C2 compiles it, not a trap that the next turn of
+     * the second takes (as {@link TimestampCache} does for the same reason: under {@code -XX:+LogCompilation} this test
+     * trapped twice, a second apart, in the receive path of a paced {@code balanced} client).
+     */
+    private static void profileTheTurnOfTheSecond()
+    {
+        final TimestampCache cache = new TimestampCache(TimestampPrecision.MILLIS);
+        final org.agrona.concurrent.UnsafeBuffer timestamps = new org.agrona.concurrent.UnsafeBuffer(new byte[cache.length()]);
+        final TimestampParser parser = new TimestampParser();
+        for (int i = 0; i < TimestampCache.PROFILING_CALLS; i++)
+        {
+            cache.encode(timestamps, 0, (i / 4) * 1_000_000_000L + i * 1_000_000L);
+            parser.decode(timestamps, 0, cache.length());
+        }
     }
 }
