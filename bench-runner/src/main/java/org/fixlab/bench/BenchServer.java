@@ -46,46 +46,61 @@ final class BenchServer
             final int warmup = Integer.parseInt(hello.get("warmup"));
             final int messages = Integer.parseInt(hello.get("messages"));
             final ServerRecorder recorder = new ServerRecorder(warmup, messages, options.scenario.isInternal());
+            final Map<String, Object> hardware = HardwareProbe.probe("server", control.peerAddress());
             try (ServerPeer peer = config.server(options.scenario, recorder))
             {
                 peer.listen(options.bind, options.port);
-                final Map<String, String> ready = new LinkedHashMap<>();
-                ready.put("hardware", Json.write(HardwareProbe.probe("server", control.peerAddress())));
-                ready.put("thread", peer.threadPlacement());
-                // the product pinned this thread, or not: the client's load generator keeps off its CPU
-                ready.put("thread_cpu", Integer.toString(LoadGeneratorPinning.pinnedCpu()));
-                ready.put("address", control.localAddress());
-                // on one host, the client leaves this process out of the CPU time the rest of the host took
-                ready.put("pid", Long.toString(ProcessHandle.current().pid()));
-                control.sendMap(ready);
-                control.watchForDone();
-                recorder.start(System.nanoTime());
-                final IdleStrategy idle = config.serverIdle();
-                final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
-                while (!(recorder.complete() && control.peerDone()))
+                // after listen, so that the threads the product starts there keep every CPU: only this thread, which
+                // polls the product, is kept off the load generator's CPU
+                try (LoadGeneratorPinning placement = "lo (loopback)".equals(hardware.get("nic"))
+                    ? LoadGeneratorPinning.keepServerThreadOff(peer.threadPlacement())
+                    : LoadGeneratorPinning.none(peer.threadPlacement()))
                 {
-                    idle.idle(peer.poll());
-                    if (control.peerGone())
-                    {
-                        throw new BenchException("the client went away after " + recorder.requests() + " of " + recorder.total() + " orders");
-                    }
-                    if (System.nanoTime() > deadline)
-                    {
-                        throw new BenchException("timed out after " + options.timeoutSeconds + " s with " + recorder.requests() + " of "
-                            + recorder.total() + " orders");
-                    }
-                }
-                final Map<String, long[]> arrays = recorder.arrays();
-                control.sendArrays(arrays);
-                // the client closes first; keep answering session traffic until it does
-                final long linger = System.nanoTime() + 2_000_000_000L;
-                while (!control.peerGone() && System.nanoTime() < linger)
-                {
-                    idle.idle(peer.poll());
+                    serve(options, config, control, peer, recorder, Json.write(hardware), placement.placement());
                 }
             }
         }
         System.out.println("server done: " + options.scenario.id() + " " + options.product.id() + "/" + options.config);
+    }
+
+    /** Tells the client the server is ready, then polls the product until the client has its answers and results. */
+    private static void serve(final Options options, final ProductConfig config, final ControlChannel control, final ServerPeer peer,
+        final ServerRecorder recorder, final String hardware, final String placement)
+    {
+        final Map<String, String> ready = new LinkedHashMap<>();
+        ready.put("hardware", hardware);
+        ready.put("thread", placement);
+        // the product or the runner pinned this thread, or not: the client's load generator keeps off its CPU
+        ready.put("thread_cpu", Integer.toString(LoadGeneratorPinning.pinnedCpu()));
+        ready.put("address", control.localAddress());
+        // on one host, the client leaves this process out of the CPU time the rest of the host took
+        ready.put("pid", Long.toString(ProcessHandle.current().pid()));
+        control.sendMap(ready);
+        control.watchForDone();
+        recorder.start(System.nanoTime());
+        final IdleStrategy idle = config.serverIdle();
+        final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
+        while (!(recorder.complete() && control.peerDone()))
+        {
+            idle.idle(peer.poll());
+            if (control.peerGone())
+            {
+                throw new BenchException("the client went away after " + recorder.requests() + " of " + recorder.total() + " orders");
+            }
+            if (System.nanoTime() > deadline)
+            {
+                throw new BenchException("timed out after " + options.timeoutSeconds + " s with " + recorder.requests() + " of "
+                    + recorder.total() + " orders");
+            }
+        }
+        final Map<String, long[]> arrays = recorder.arrays();
+        control.sendArrays(arrays);
+        // the client closes first; keep answering session traffic until it does
+        final long linger = System.nanoTime() + 2_000_000_000L;
+        while (!control.peerGone() && System.nanoTime() < linger)
+        {
+            idle.idle(peer.poll());
+        }
     }
 
     private static String mismatch(final Options options, final Map<String, String> hello)

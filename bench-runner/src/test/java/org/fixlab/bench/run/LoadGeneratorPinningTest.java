@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.BitSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import net.openhft.affinity.Affinity;
@@ -46,6 +47,55 @@ class LoadGeneratorPinningTest
     }
 
     @Test
+    void keepsAnUnpinnedServerThreadOffTheCpuTheLoadGeneratorWillTake()
+    {
+        onFreshThread(allowed ->
+        {
+            final int loadGenerator = allowed.nextSetBit(0);
+            final BitSet rest = (BitSet)allowed.clone();
+            rest.clear(loadGenerator);
+            try (LoadGeneratorPinning server = LoadGeneratorPinning.keepServerThreadOff("unpinned"))
+            {
+                assertEquals(rest, Affinity.getAffinity());
+                assertEquals("kept off CPU " + loadGenerator + " (the load generator's) by the runner; unpinned by the product",
+                    server.placement());
+                // what the server reports at the handshake, and where the client's load generator then goes
+                final int serverCpu = LoadGeneratorPinning.pinnedCpu();
+                assertEquals(rest.cardinality() == 1 ? rest.nextSetBit(0) : -1, serverCpu);
+                final AtomicInteger clientCpu = new AtomicInteger(-2);
+                final Thread client = new Thread(() ->
+                {
+                    Affinity.setAffinity(allowed); // the client's process may run on every CPU
+                    try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, "unpinned"))
+                    {
+                        clientCpu.set(LoadGeneratorPinning.pinnedCpu());
+                    }
+                }, "load-generator");
+                client.start();
+                client.join();
+                assertEquals(loadGenerator, clientCpu.get(), "each side has a CPU of its own");
+            }
+            assertEquals(allowed, Affinity.getAffinity(), "the thread has its CPUs back");
+        });
+    }
+
+    @Test
+    void leavesAServerThreadThatTheProductPinned()
+    {
+        onFreshThread(allowed ->
+        {
+            final int productCpu = allowed.length() - 1;
+            Affinity.setAffinity(productCpu);
+            try (LoadGeneratorPinning server = LoadGeneratorPinning.keepServerThreadOff("pinned to CPU " + productCpu))
+            {
+                assertEquals("pinned to CPU " + productCpu, server.placement());
+                assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu());
+            }
+            assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu(), "closing leaves the product's pin alone");
+        });
+    }
+
+    @Test
     void leavesAThreadThatTheProductPinned()
     {
         onFreshThread(allowed ->
@@ -76,7 +126,7 @@ class LoadGeneratorPinningTest
 
     private interface PinningCase
     {
-        void run(BitSet allowed);
+        void run(BitSet allowed) throws Exception;
     }
 
     /** Runs the case on a new thread, so that no pin it leaves behind reaches the test runner's threads. */
