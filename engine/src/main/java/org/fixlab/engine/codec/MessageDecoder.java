@@ -151,13 +151,13 @@ public final class MessageDecoder
                     {
                         return false;
                     }
-                    valueStart = afterLongTag(array, base, position + 3);
-                    if (valueStart < 0)
+                    final long rest = restOfTag((d0 * 10 + d1) * 10 + d2, array, base, position + 3);
+                    if (rest < 0)
                     {
                         return false;
                     }
-                    tag = valueStart == position + 4 ? (d0 * 10 + d1) * 10 + d2
-                        : restOfTag((d0 * 10 + d1) * 10 + d2, array, base, position + 3, valueStart - 1);
+                    tag = (int)(rest >>> 32);
+                    valueStart = (int)rest;
                 }
             }
             if (fieldCount == tags.length)
@@ -179,35 +179,28 @@ public final class MessageDecoder
     }
 
     /**
-     * Where the value starts after a tag of three digits or more whose fourth byte is at {@code from}: after the '='
-     * that ends nine digits at most; -1 if a byte before it is not a digit or the tag is longer.
+     * The rest of a tag of three digits or more whose fourth byte is at {@code from}, up to the '=' that ends nine
+     * digits at most: the tag in the high half, where its value starts in the low half; -1 if a byte before the '=' is
+     * not a digit or the tag is longer.
      */
-    private static int afterLongTag(final byte[] array, final long base, final int from)
+    private static long restOfTag(final int firstThree, final byte[] array, final long base, final int from)
     {
+        int tag = firstThree;
         for (int position = from; position < from + 7; position++)
         {
             final byte b = UNSAFE.getByte(array, base + position);
             if (b == Fix.EQUALS)
             {
-                return position + 1;
+                return (long)tag << 32 | position + 1;
             }
-            if (((b - '0') & 0xFF) > 9)
+            final int digit = b - '0';
+            if ((digit & 0xFF) > 9)
             {
                 return -1;
             }
+            tag = tag * 10 + digit;
         }
         return -1;
-    }
-
-    /** A tag's value from its first three digits and the digits from {@code from} to {@code end}. */
-    private static int restOfTag(final int firstThree, final byte[] array, final long base, final int from, final int end)
-    {
-        int tag = firstThree;
-        for (int position = from; position < end; position++)
-        {
-            tag = tag * 10 + UNSAFE.getByte(array, base + position) - '0';
-        }
-        return tag;
     }
 
     /** {@link #record} of a field the common split found: its tag is at most nine digits, so never negative. */

@@ -58,8 +58,14 @@ public final class TimestampCache
         final byte[] scratch = new byte[cache.length()];
         for (int i = 0; i < PROFILING_CALLS; i++)
         {
-            cache.encode(scratch, RawBytes.ARRAY_BASE, (i / 4) * NANOS_PER_SECOND + i * 1_000_000L);
+            cache.encode(scratch, RawBytes.ARRAY_BASE, profilingNanos(i));
         }
+    }
+
+    /** The time of profiling call {@code call}: a millisecond after the last, in a second that turns every fourth call. */
+    static long profilingNanos(final int call)
+    {
+        return (call / 4) * NANOS_PER_SECOND + call * 1_000_000L;
     }
 
     /** Writes the timestamp at {@code offset}; returns its length (17, or 18 plus the precision's fraction digits). */

@@ -1,6 +1,7 @@
 package org.fixlab.engine.codec;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Decodes UTCTimestamps as {@link UtcTimestamps#decode} does, remembering the last second it read: the
@@ -61,11 +62,11 @@ public final class TimestampParser
     private static void profileTheTurnOfTheSecond()
     {
         final TimestampCache cache = new TimestampCache(TimestampPrecision.MILLIS);
-        final org.agrona.concurrent.UnsafeBuffer timestamps = new org.agrona.concurrent.UnsafeBuffer(new byte[cache.length()]);
+        final UnsafeBuffer timestamps = new UnsafeBuffer(new byte[cache.length()]);
         final TimestampParser parser = new TimestampParser();
         for (int i = 0; i < TimestampCache.PROFILING_CALLS; i++)
         {
-            cache.encode(timestamps, 0, (i / 4) * 1_000_000_000L + i * 1_000_000L);
+            cache.encode(timestamps, 0, TimestampCache.profilingNanos(i));
             parser.decode(timestamps, 0, cache.length());
         }
     }
