@@ -57,7 +57,7 @@ final class BenchClient
                 throw new BenchException(server.get("error"));
             }
             final Map<String, Object> clientHardware = HardwareProbe.probe("client", options.host);
-            final boolean loopback = "lo (loopback)".equals(clientHardware.get("nic"));
+            final boolean loopback = HardwareProbe.peerOnThisHost(clientHardware);
             if (options.scenario == Scenario.INTERNAL_SEND_RECEIVE && !loopback)
             {
                 throw new BenchException("internal-send-receive compares the sender's and the receiver's clocks: run it with server and "

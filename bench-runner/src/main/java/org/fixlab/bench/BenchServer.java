@@ -52,7 +52,7 @@ final class BenchServer
                 peer.listen(options.bind, options.port);
                 // after listen, so that the threads the product starts there keep every CPU: only this thread, which
                 // polls the product, is kept off the load generator's CPU
-                try (LoadGeneratorPinning placement = "lo (loopback)".equals(hardware.get("nic"))
+                try (LoadGeneratorPinning placement = HardwareProbe.peerOnThisHost(hardware)
                     ? LoadGeneratorPinning.keepServerThreadOff(peer.threadPlacement())
                     : LoadGeneratorPinning.none(peer.threadPlacement()))
                 {

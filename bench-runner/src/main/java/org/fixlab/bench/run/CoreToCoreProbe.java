@@ -178,11 +178,18 @@ public final class CoreToCoreProbe
     /** Pins the calling thread to {@code cpu}; whether it now runs there only (false where Affinity cannot). */
     static boolean pin(final int cpu)
     {
+        final BitSet only = new BitSet();
+        only.set(cpu);
+        return runOnlyOn(only);
+    }
+
+    /** Lets the calling thread run on {@code cpus} only; whether that took (false where Affinity cannot). */
+    static boolean runOnlyOn(final BitSet cpus)
+    {
         try
         {
-            Affinity.setAffinity(cpu);
-            final BitSet now = Affinity.getAffinity();
-            return now.cardinality() == 1 && now.get(cpu);
+            Affinity.setAffinity(cpus);
+            return cpus.equals(Affinity.getAffinity());
         }
         catch (final RuntimeException | LinkageError ex)
         {

@@ -24,6 +24,15 @@ public final class HardwareProbe
     {
     }
 
+    /** What {@link #nic} says of a peer on this host. */
+    private static final String LOOPBACK = "lo (loopback)";
+
+    /** Whether a host's entry, from {@link #probe}, reaches its peer over loopback: client and server share the host. */
+    public static boolean peerOnThisHost(final Map<String, Object> host)
+    {
+        return LOOPBACK.equals(host.get("nic"));
+    }
+
     public static Map<String, Object> probe(final String role, final String peerAddress)
     {
         final Map<String, Object> host = new LinkedHashMap<>();
@@ -118,7 +127,7 @@ public final class HardwareProbe
         }
         if (dev.equals("lo"))
         {
-            return "lo (loopback)";
+            return LOOPBACK;
         }
         final Path device = Path.of("/sys/class/net", dev, "device");
         final StringBuilder sb = new StringBuilder(dev).append(" (");

@@ -93,8 +93,7 @@ public final class LoadGeneratorPinning implements AutoCloseable
             final int loadGenerator = allowed.nextSetBit(0);
             final BitSet rest = (BitSet)allowed.clone();
             rest.clear(loadGenerator);
-            Affinity.setAffinity(rest);
-            if (!rest.equals(Affinity.getAffinity()))
+            if (!CoreToCoreProbe.runOnlyOn(rest))
             {
                 Affinity.setAffinity(allowed);
                 return none(productPlacement);
