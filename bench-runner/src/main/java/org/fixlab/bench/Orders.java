@@ -19,6 +19,15 @@ public final class Orders
     public static final String SYMBOL = "EUR/USD";
     public static final String PRICE = "1.1234";
     public static final String QTY = "100";
+    /**
+     * TransactTime(60) of every order, as every client writes it: one constant, the raw socket's in its preformatted
+     * bytes. Reading the application's clock per order is the application's cost, not the engine's, and it was not
+     * the same in every client (a clock read and a date formatted per order cost fixlab's stream client a tenth of its
+     * thread, while the raw socket and Artio wrote a constant).
+     */
+    public static final String TRANSACT_TIME = "20261120-23:30:00.123";
+    /** TransactTime(60) of the small order, to the second as seed 003 sends it. */
+    public static final String SMALL_TRANSACT_TIME = "20261120-23:30:00";
     /** FIX 4.2 Rule80A(47) becomes FIX 4.4 OrderCapacity(528) in the conversion scenario. */
     public static final int RULE80A = 47;
     public static final int ORDER_CAPACITY = 528;
@@ -55,26 +64,26 @@ public final class Orders
     /** The FIX 4.2 order; the conversion scenario adds Rule80A(47)=A. */
     public static String orderBody(final int seq, final boolean conversion)
     {
-        return "11=" + seq + "|21=1|109=" + CLIENT_ID + "|55=" + SYMBOL + "|54=1|60=20261120-23:30:00.123|38=" + QTY
+        return "11=" + seq + "|21=1|109=" + CLIENT_ID + "|55=" + SYMBOL + "|54=1|60=" + TRANSACT_TIME + "|38=" + QTY
             + "|40=2|44=" + PRICE + "|" + (conversion ? RULE80A + "=A|" : "");
     }
 
     /** The FIX 4.4 order the router sends for a converted FIX 4.2 one. */
     public static String convertedBody(final int seq)
     {
-        return "11=" + seq + "|21=1|55=" + SYMBOL + "|54=1|60=20261120-23:30:00.123|38=" + QTY + "|40=2|44=" + PRICE + "|"
+        return "11=" + seq + "|21=1|55=" + SYMBOL + "|54=1|60=" + TRANSACT_TIME + "|38=" + QTY + "|40=2|44=" + PRICE + "|"
             + ORDER_CAPACITY + "=A|" + PARTY_CLIENT;
     }
 
     public static String smallOrderBody(final int seq)
     {
-        return "11=" + seq + "|21=1|55=X|54=1|60=20261120-23:30:00|40=1|";
+        return "11=" + seq + "|21=1|55=X|54=1|60=" + SMALL_TRANSACT_TIME + "|40=1|";
     }
 
     public static String reportBody(final int seq)
     {
         return "37=" + seq + "|17=" + seq + "|20=0|11=" + seq + "|109=" + CLIENT_ID + "|150=0|39=0|55=" + SYMBOL
-            + "|54=1|151=" + QTY + "|14=0|6=0|38=" + QTY + "|44=" + PRICE + "|60=20261120-23:30:00.123|";
+            + "|54=1|151=" + QTY + "|14=0|6=0|38=" + QTY + "|44=" + PRICE + "|60=" + TRANSACT_TIME + "|";
     }
 
     /** Bytes of the message the client sends in a scenario, with a typical 6-digit ClOrdID and MsgSeqNum. */

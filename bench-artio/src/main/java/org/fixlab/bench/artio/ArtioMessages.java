@@ -14,8 +14,8 @@ import org.fixlab.bench.artio.fix42.decoder.NewOrderSingleDecoder;
  */
 final class ArtioMessages
 {
-    private static final byte[] TRANSACT_TIME = "20261120-23:30:00.123".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SMALL_TRANSACT_TIME = "20261120-23:30:00".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRANSACT_TIME = Orders.TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SMALL_TRANSACT_TIME = Orders.SMALL_TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
     private static final char[] CLIENT_ID = Orders.CLIENT_ID.toCharArray();
 
     private final byte[] id = new byte[12];

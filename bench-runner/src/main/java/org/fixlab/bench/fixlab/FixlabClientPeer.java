@@ -1,5 +1,7 @@
 package org.fixlab.bench.fixlab;
 
+import java.nio.charset.StandardCharsets;
+
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Orders;
 import org.fixlab.bench.Scenario;
@@ -9,7 +11,6 @@ import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
-import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
@@ -26,6 +27,8 @@ public final class FixlabClientPeer implements ClientPeer, MessageHandler
     private final FixEngine engine;
     private final Scenario scenario;
     private final Replies replies;
+    private static final byte[] TRANSACT_TIME = Orders.TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SMALL_TRANSACT_TIME = Orders.SMALL_TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
     private final MessageEncoder order = new MessageEncoder();
     private final CpuPinning pinning;
     private final Application application;
@@ -71,22 +74,7 @@ public final class FixlabClientPeer implements ClientPeer, MessageHandler
     @Override
     public boolean send(final int seq, final boolean small)
     {
-        final long now = System.currentTimeMillis() * 1_000_000L;
-        order.reset('D').append(11, seq);
-        if (small)
-        {
-            order.append(21, '1').append(55, "X").append(54, '1').appendTimestamp(60, now, TimestampPrecision.SECONDS).append(40, '1');
-        }
-        else
-        {
-            order.append(21, '1').append(109, Orders.CLIENT_ID).append(55, Orders.SYMBOL).append(54, '1')
-                .appendTimestamp(60, now, TimestampPrecision.MILLIS).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
-            if (scenario == Scenario.CONVERSION)
-            {
-                order.append(Orders.RULE80A, 'A');
-            }
-        }
-        final long result = out.trySend(order);
+        final long result = out.trySend(order(seq, small));
         if (result == SendResult.BACK_PRESSURED)
         {
             return false;
@@ -96,6 +84,26 @@ public final class FixlabClientPeer implements ClientPeer, MessageHandler
             throw new BenchException("fixlab could not send order " + seq + ": " + SendResult.describe(result));
         }
         return true;
+    }
+
+    /** The order {@link #send} hands to the engine: the fields of {@link Orders#orderBody}, in its order. */
+    MessageEncoder order(final int seq, final boolean small)
+    {
+        order.reset('D').append(11, seq);
+        if (small)
+        {
+            order.append(21, '1').append(55, "X").append(54, '1').append(60, SMALL_TRANSACT_TIME).append(40, '1');
+        }
+        else
+        {
+            order.append(21, '1').append(109, Orders.CLIENT_ID).append(55, Orders.SYMBOL).append(54, '1')
+                .append(60, TRANSACT_TIME).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
+            if (scenario == Scenario.CONVERSION)
+            {
+                order.append(Orders.RULE80A, 'A');
+            }
+        }
+        return order;
     }
 
     @Override

@@ -42,6 +42,7 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
         order.setString(109, Orders.CLIENT_ID);
         order.setString(55, Orders.SYMBOL);
         order.setString(54, "1");
+        order.setString(60, Orders.TRANSACT_TIME);
         order.setString(38, Orders.QTY);
         order.setString(40, "2");
         order.setString(44, Orders.PRICE);
@@ -53,6 +54,7 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
         smallOrder.setString(21, "1");
         smallOrder.setString(55, "X");
         smallOrder.setString(54, "1");
+        smallOrder.setString(60, Orders.SMALL_TRANSACT_TIME);
         smallOrder.setString(40, "1");
     }
 
@@ -119,14 +121,19 @@ public final class QfjClientPeer extends ApplicationAdapter implements ClientPee
             Thread.yield();
             return false;
         }
-        final Message message = small ? smallOrder : order;
-        message.setInt(11, seq);
-        message.setUtcTimeStamp(60, java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
-        if (!out.send(message))
+        if (!out.send(order(seq, small)))
         {
             throw new BenchException("QuickFIX/J refused to send order " + seq + " (session not logged on)");
         }
         return true;
+    }
+
+    /** The order {@link #send} hands to QuickFIX/J: the fields of {@link Orders#orderBody}. */
+    Message order(final int seq, final boolean small)
+    {
+        final Message message = small ? smallOrder : order;
+        message.setInt(11, seq);
+        return message;
     }
 
     /** The filter that sees the connection's writes (tests give it a connection). */
