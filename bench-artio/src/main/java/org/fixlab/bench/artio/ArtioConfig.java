@@ -63,6 +63,9 @@ public final class ArtioConfig implements ProductConfig
             + "bench-artio/src/main/dictionary (session messages, NewOrderSingle, ExecutionReport)");
         artio.put("codecValidation", "off (Artio's default)");
         artio.put("resetSeqNum", true);
+        artio.put("senderMaxBytesInBuffer", ArtioNode.SENDER_MAX_BYTES_IN_BUFFER);
+        artio.put("backPressure", "the client treats Session.isSlowConsumer() as back-pressure, as it does a refused "
+            + "trySend: it polls and tries again");
         artio.put("workingFiles", "a temporary folder per process, removed after the run");
         block.put("artio", artio);
         return block;

@@ -38,6 +38,12 @@ final class ArtioNode implements AutoCloseable
      */
     static final EpochNanoClock NANO_TIME = System::nanoTime;
 
+    /**
+     * What Artio's engine may hold for a session before it ends it as a slow consumer: a term of the library's IPC
+     * publication (Aeron's default, 64 MiB), more than the half term the library can publish ahead of the engine.
+     */
+    static final int SENDER_MAX_BYTES_IN_BUFFER = io.aeron.driver.Configuration.ipcTermBufferLength();
+
     /** The archive's local (IPC) control channel, Aeron's default for it. */
     private static final String ARCHIVE_CONTROL = "aeron:ipc?term-length=64k";
 
@@ -87,6 +93,10 @@ final class ArtioNode implements AutoCloseable
                 .logInboundMessages(settings.logMessages())
                 .logOutboundMessages(settings.logMessages())
                 .framerIdleStrategy(settings.framerIdle())
+                // See ArtioClientPeer.send: what the library published before it heard the session was slow still
+                // reaches the engine, up to the window of the library's IPC publication (half a term); the engine
+                // must be able to hold it, where the default 4 MiB ends the session.
+                .senderMaxBytesInBuffer(SENDER_MAX_BYTES_IN_BUFFER)
                 .acceptorfixDictionary(org.fixlab.bench.artio.fix42.FixDictionaryImpl.class)
                 .overrideAcceptorFixDictionary(org.fixlab.bench.artio.fix44.FixDictionaryImpl.class);
             if (bind != null)
