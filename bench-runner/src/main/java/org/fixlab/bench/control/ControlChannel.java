@@ -5,6 +5,7 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -67,6 +68,18 @@ public final class ControlChannel implements AutoCloseable
         }
     }
 
+    /**
+     * Whether a connection reached its own socket. A connect to a local port nobody listens on, in the range the
+     * kernel picks local ports from, can pick that very port for its own end: TCP's simultaneous open then connects
+     * the socket to itself, and everything the client wrote came back to it as if the server had answered. With a
+     * retry every 20 ms until a server starts, a client once passed its own handshake that way, then waited for a FIX
+     * logon nobody would answer (ArgumentErrorsTest in a clean-clone CI run).
+     */
+    static boolean connectedToItself(final Socket socket)
+    {
+        return socket.getLocalPort() == socket.getPort() && socket.getLocalAddress().equals(socket.getInetAddress());
+    }
+
     /** Connects, retrying until the deadline: the server may still be starting. */
     public static ControlChannel connect(final String host, final int port, final long deadlineNanos)
     {
@@ -76,6 +89,10 @@ public final class ControlChannel implements AutoCloseable
             try
             {
                 socket.connect(new InetSocketAddress(host, port), 1000);
+                if (connectedToItself(socket))
+                {
+                    throw new ConnectException("Connection refused (the attempt reached its own socket)");
+                }
                 return new ControlChannel(socket);
             }
             catch (final IOException ex)

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +20,32 @@ import org.junit.jupiter.api.Timeout;
 class ControlChannelTest
 {
     private static final long TEN_SECONDS = 10_000_000_000L;
+
+    /** A socket bound to a free port and connected to that same port is connected to itself (TCP's simultaneous open). */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aConnectionThatReachedItsOwnSocketIsToldApart() throws Exception
+    {
+        final int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            port = probe.getLocalPort();
+        }
+        try (Socket self = new Socket())
+        {
+            self.setReuseAddress(true);
+            self.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            self.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+            assertTrue(ControlChannel.connectedToItself(self), "bound to " + port + ", connected to " + self.getPort());
+            self.getOutputStream().write('x');
+            assertEquals('x', self.getInputStream().read(), "what it writes comes back to it");
+        }
+        try (ServerSocket listening = ControlChannel.bind("127.0.0.1", 0);
+             Socket client = new Socket("127.0.0.1", listening.getLocalPort()))
+        {
+            assertFalse(ControlChannel.connectedToItself(client));
+        }
+    }
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
