@@ -24,11 +24,12 @@ import org.fixlab.engine.transport.CpuPinning;
  */
 public final class FixlabClientPeer implements ClientPeer, MessageHandler
 {
+    private static final byte[] TRANSACT_TIME = Orders.TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SMALL_TRANSACT_TIME = Orders.SMALL_TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
+
     private final FixEngine engine;
     private final Scenario scenario;
     private final Replies replies;
-    private static final byte[] TRANSACT_TIME = Orders.TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SMALL_TRANSACT_TIME = Orders.SMALL_TRANSACT_TIME.getBytes(StandardCharsets.US_ASCII);
     private final MessageEncoder order = new MessageEncoder();
     private final CpuPinning pinning;
     private final Application application;

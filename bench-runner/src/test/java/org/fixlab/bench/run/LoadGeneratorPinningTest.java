@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.BitSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import net.openhft.affinity.Affinity;
 import org.junit.jupiter.api.Test;
@@ -82,27 +83,23 @@ class LoadGeneratorPinningTest
     @Test
     void leavesAServerThreadThatTheProductPinned()
     {
-        onFreshThread(allowed ->
-        {
-            final int productCpu = allowed.length() - 1;
-            Affinity.setAffinity(productCpu);
-            try (LoadGeneratorPinning server = LoadGeneratorPinning.keepServerThreadOff("pinned to CPU " + productCpu))
-            {
-                assertEquals("pinned to CPU " + productCpu, server.placement());
-                assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu());
-            }
-            assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu(), "closing leaves the product's pin alone");
-        });
+        assertLeavesTheProductsPin(LoadGeneratorPinning::keepServerThreadOff);
     }
 
     @Test
     void leavesAThreadThatTheProductPinned()
     {
+        assertLeavesTheProductsPin(placement -> LoadGeneratorPinning.pin(-1, placement));
+    }
+
+    /** A thread the product pinned keeps its pin and the product's placement, while placed and after. */
+    private static void assertLeavesTheProductsPin(final Function<String, LoadGeneratorPinning> place)
+    {
         onFreshThread(allowed ->
         {
             final int productCpu = allowed.length() - 1;
             Affinity.setAffinity(productCpu);
-            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(-1, "pinned to CPU " + productCpu))
+            try (LoadGeneratorPinning pinning = place.apply("pinned to CPU " + productCpu))
             {
                 assertEquals("pinned to CPU " + productCpu, pinning.placement());
                 assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu());
