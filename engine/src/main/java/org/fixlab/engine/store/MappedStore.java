@@ -104,6 +104,8 @@ public final class MappedStore extends PersistentStore
     private boolean stepFailed;
     /** Moves on that could not take the next window (a record too large for it) and mapped and readied one there and then. */
     private long unpreparedMoves;
+    /** Mappings made: the slots, then every window. */
+    private long mappingsMade;
     private long dataEnd = RECORDS_OFFSET;
     private long unforcedFrom = RECORDS_OFFSET;
     /** The buffer of the record last loaded: the window, or the reader's for a record behind it. */
@@ -343,6 +345,12 @@ public final class MappedStore extends PersistentStore
         return unpreparedMoves;
     }
 
+    /** Mappings made since the store opened, the slots' included (for tests). */
+    long mappingsMade()
+    {
+        return mappingsMade;
+    }
+
     /** Whether the next window is mapped, all its own pages readied, and the last one unmapped. */
     boolean nextWindowReady()
     {
@@ -422,20 +430,17 @@ public final class MappedStore extends PersistentStore
     /** Maps {@code length} bytes of the file from {@code position} into {@code buffer}, extending the file if it is shorter. */
     private MappedByteBuffer map(final long position, final int length, final UnsafeBuffer buffer)
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+        try
         {
-            if (raf.length() < position + length)
-            {
-                raf.setLength(position + length);
-            }
-            final MappedByteBuffer mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, position, length);
+            final MappedByteBuffer mapping = channel.map(position, length);
             buffer.wrap(mapping);
+            mappingsMade++;
             return mapping;
         }
-        catch (final IOException ex)
+        catch (final UncheckedIOException ex)
         {
             throw new UncheckedIOException("cannot map " + length + " bytes of " + file + " at " + position +
-                ": check free disk space", ex);
+                ": check free disk space", ex.getCause());
         }
     }
 

@@ -3,6 +3,7 @@ package org.fixlab.engine.store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -51,6 +52,30 @@ final class ReopeningFileChannel implements AutoCloseable
 
     private final Path path;
     private FileChannel channel;
+    private int mapLength;
+    private MappedByteBuffer mapped;
+
+    /**
+     * Maps the region {@link #map} asks for into {@link #mapped}, first growing the file to hold it (mapping past
+     * the end is unspecified) by writing its last byte: the bytes between read as zeros. The file's own channel
+     * does it, where a RandomAccessFile opened for each window cost a file descriptor, its system calls and 0.6 KB
+     * of garbage.
+     */
+    private final Operation mapRegion = (channel, lastByte, position) ->
+    {
+        final long end = position + mapLength;
+        if (channel.size() < end)
+        {
+            lastByte.clear();
+            while (lastByte.hasRemaining())
+            {
+                channel.write(lastByte, end - 1);
+            }
+        }
+        mapped = channel.map(FileChannel.MapMode.READ_WRITE, position, mapLength);
+        return 0;
+    };
+    private final ByteBuffer zeroByte = ByteBuffer.allocateDirect(1);
 
     ReopeningFileChannel(final Path path)
     {
@@ -82,6 +107,16 @@ final class ReopeningFileChannel implements AutoCloseable
     void truncate(final long size)
     {
         run(TRUNCATE, "truncate", null, size);
+    }
+
+    /** Maps {@code length} bytes from {@code position} read-write, growing the file to hold them with zeros. */
+    MappedByteBuffer map(final long position, final int length)
+    {
+        mapLength = length;
+        run(mapRegion, "map", zeroByte, position);
+        final MappedByteBuffer mapping = mapped;
+        mapped = null;
+        return mapping;
     }
 
     /** Forces file content (and the size, which reading it back needs) to the storage device. */

@@ -4,11 +4,13 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * storeSent and the sequence number setters allocate nothing in steady state: measured with the
@@ -21,6 +23,8 @@ class StoreAllocationTest
     private static final int WARM_UP_ROUND = 10_000;
     private static final int MAX_WINDOWS = 5;
     private static final int MEASURED = 100_000;
+    /** The JDK's objects for one mapping, with room for another JDK's; a file opened per mapping takes more. */
+    private static final int MAX_BYTES_PER_MAPPING = 400;
 
     @TempDir
     Path dir;
@@ -84,6 +88,32 @@ class StoreAllocationTest
                 windows.append(allocated).append(' ');
             }
             assertEquals(0, allocated, type + ": bytes allocated per window of 2 new chunks of the index: " + windows);
+        }
+    }
+
+    /**
+     * Each window a mapped store moves on to costs only the JDK's mapping objects (about 270 bytes on Java 17: the
+     * MappedByteBuffer, its unmapper and cleaner), once per chunk (64 MiB by default). Opening a RandomAccessFile
+     * for every mapping cost 640 bytes, a file descriptor and its system calls. Small chunks here, so that 100,000
+     * messages move on a hundred times.
+     */
+    @Test
+    void aMappedWindowAllocatesOnlyItsMapping()
+    {
+        final StoreOptions options = new StoreOptions().mappedChunkBytes(256 * 1024).indexCapacity(1 << 20);
+
+        try (MappedStore store = MappedStore.open(dir, StoreKind.SESSION_KEY, options))
+        {
+            int seqNum = warmUp(store);
+            final long mappingsBefore = store.mappingsMade();
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            seqNum = storeMessages(store, seqNum, MEASURED, message);
+            final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+            final long mappings = store.mappingsMade() - mappingsBefore;
+
+            assertTrue(mappings >= 50, "the measured messages should fill many windows: " + mappings);
+            assertTrue(allocated <= MAX_BYTES_PER_MAPPING * mappings,
+                allocated + " bytes allocated for " + mappings + " mappings: " + allocated / mappings + " each");
         }
     }
 
