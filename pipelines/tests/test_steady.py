@@ -118,3 +118,17 @@ def test_other_tasks_beyond_the_bound_are_not_and_are_named() -> None:
     assert not ok
     assert "took 1,400.0 ms of CPU time in the 2,000 ms the run measured (70.0%; bound: 5%)" in reason
     assert reason.endswith("the busiest: java 1,400.0 ms")
+
+
+def test_a_paced_tail_is_the_hosts_only_where_no_cpu_was_spare() -> None:
+    agent = {"window_ns": 1_000_000_000, "cpu_ns": 8_000_000,
+             "busiest": [{"task": "tokio-rt-worker", "cpu_ns": 8_000_000}]}
+    ok, reason = steady.assess_paced_tail(agent, 2)
+    assert not ok
+    assert "took 8.0 ms of the 1,000 ms the paced run measured (0.80%; bound for a paced run on 2 CPUs: 0.5%)" in reason
+    assert reason.endswith("the busiest: tokio-rt-worker 8.0 ms")
+    # a host with CPUs to spare runs other tasks beside the two busy threads, not instead of them
+    assert steady.assess_paced_tail(agent, 4) == (True, "steady")
+    just_under = {"window_ns": 1_000_000_000, "cpu_ns": 4_999_999, "busiest": []}
+    assert steady.assess_paced_tail(just_under, 2) == (True, "steady")
+    assert steady.assess_paced_tail(None, 2) == (True, "steady")
