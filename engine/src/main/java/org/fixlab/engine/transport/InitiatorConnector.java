@@ -1,6 +1,7 @@
 package org.fixlab.engine.transport;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -149,6 +150,10 @@ public final class InitiatorConnector
         final TcpConnection connection;
         try
         {
+            if (connectedToItself(channel))
+            {
+                throw new ConnectException("Connection refused (the attempt reached its own socket: nothing listens there)");
+            }
             connection = transport.openConnected(channel, host, address.getPort(), binding, nowNanos);
         }
         catch (final IOException | RuntimeException ex)
@@ -160,6 +165,18 @@ public final class InitiatorConnector
         wasConnected = true;
         log.info(session.id(), "connected to " + address + (connection.isTls() ? " with TLS" : "") + " (attempt " + attempts + ")");
         session.onConnect(connection, nowNanos);
+    }
+
+    /**
+     * Whether a connection reached its own socket. A connect to a port of this host where nothing listens, in the
+     * range the kernel picks local ports from, can pick that very port for its own end: TCP's simultaneous open then
+     * connects the socket to itself, and the session would read its own Logon back as the acceptor's answer (and
+     * reject it for the CompIDs, or log on to itself when they are the same). Treated as a refused connection.
+     */
+    static boolean connectedToItself(final SocketChannel channel) throws IOException
+    {
+        final java.net.SocketAddress local = channel.getLocalAddress();
+        return local != null && local.equals(channel.getRemoteAddress());
     }
 
     private void failed(final long nowNanos, final Exception ex)
