@@ -79,6 +79,8 @@ public final class EngineThreadMessageLog implements EngineMessageLog
     {
         private final SessionLogFile file;
         private final long flushIntervalNanos;
+        /** When the oldest line not yet handed to the file was logged. */
+        private long firstBufferedNanos;
 
         SessionLines(final SessionLogFile file, final long flushIntervalNanos)
         {
@@ -89,6 +91,10 @@ public final class EngineThreadMessageLog implements EngineMessageLog
         @Override
         public void message(final DirectBuffer buffer, final int offset, final int length, final long epochNanos)
         {
+            if (!file.hasBuffered())
+            {
+                firstBufferedNanos = epochNanos;
+            }
             file.append(buffer, offset, length, length, epochNanos);
             if (flushIntervalNanos == 0)
             {
@@ -99,7 +105,7 @@ public final class EngineThreadMessageLog implements EngineMessageLog
         @Override
         public void flush(final long nowNanos)
         {
-            if (file.hasBuffered() && nowNanos - file.oldestLineNanos() >= flushIntervalNanos)
+            if (file.hasBuffered() && nowNanos - firstBufferedNanos >= flushIntervalNanos)
             {
                 file.writeOut();
             }

@@ -23,27 +23,14 @@ import org.slf4j.LoggerFactory;
  * One session's {@code .messages.log}: lines of {@code yyyyMMdd-HH:mm:ss.SSSSSS: 8=FIX.4.4...}, as
  * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used by one
  * thread at a time (the engine thread or the log's writer thread), through a buffer of its own:
- * garbage-free, one write call per 64 KiB of the file or when its writer hands the lines over. A file that
+ * garbage-free, one write call per buffer-full or when its writer hands the lines over. A file that
  * fails (disk full, removed folder) stops logging with one warning and counts what it could not write;
  * the engine is never held up by it.
  */
 final class SessionLogFile implements AutoCloseable
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(MessageLogWriter.class);
-    /**
-     * Without a flush, the file grows in writes that each end where a 64 KiB piece of it ends: the buffer is written
-     * as soon as it reaches that point, and the rest of the line that crossed it waits for the next piece. The kernel
-     * can then cache each piece in one large folio rather than sixteen pages. Writing 1 GiB on ext4 (6.18 kernel, the
-     * VM the results come from) took 990 ns per 4 KiB in aligned 64 KiB writes against 1,470 ns in writes of 65,000
-     * bytes. The balanced preset's stream, whose two message logs were written a buffer-full at a time (64 KiB less
-     * up to 32 bytes, so off the boundaries), went from 2.43M to 2.65M msg/s (8 pairs of runs, faster in 7; three
-     * more sets of 4-8 pairs gave +5 to +15%); writes that end on 4 KiB boundaries only gained nothing, so the large
-     * folios do it. One set of 8 pairs, not seen again, had these writes at 1.26M against 2.08M, the kernel's copy
-     * into the page cache taking half the engine thread: the VM's memory at that time, suspected, not found.
-     */
-    private static final int WRITE_ALIGNMENT = 64 * 1024;
-    /** A piece and room for the line that crosses its end: a line of up to 64 KiB never splits a write. */
-    private static final int BUFFER_SIZE = 2 * WRITE_ALIGNMENT;
+    private static final int BUFFER_SIZE = 64 * 1024;
     /** The widest thing appended without a check in between: a timestamp and ": ", or an escape. */
     private static final int MAX_STEP = 32;
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -70,10 +57,6 @@ final class SessionLogFile implements AutoCloseable
     /** Whole lines in the buffer, and whether one is being appended: what a failed write loses. */
     private int linesBuffered;
     private boolean lineOpen;
-    /** The file's length: what it held when opened (lines are appended) and what was written to it since. */
-    private long fileLength;
-    /** When the oldest line in the buffer, or the rest of one, was logged: what a flush interval counts from. */
-    private long oldestLineNanos;
 
     /** The log's directory, created if missing. */
     static Path createDirectory(final Path directory)
@@ -113,7 +96,6 @@ final class SessionLogFile implements AutoCloseable
         this.path = path;
         this.delimiter = delimiter;
         this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        this.fileLength = channel.size();
     }
 
     Path path()
@@ -128,10 +110,6 @@ final class SessionLogFile implements AutoCloseable
         {
             linesLost++;
             return;
-        }
-        if (out.position() == 0)
-        {
-            oldestLineNanos = epochNanos;
         }
         lineOpen = true;
         room(MAX_STEP);
@@ -162,33 +140,6 @@ final class SessionLogFile implements AutoCloseable
         out.put((byte)'\n');
         lineOpen = false;
         linesBuffered++;
-        final int toBoundary = (int)(WRITE_ALIGNMENT - fileLength % WRITE_ALIGNMENT);
-        if (out.position() >= toBoundary)
-        {
-            writePiece(toBoundary);
-            oldestLineNanos = epochNanos; // what is left is the rest of this line
-        }
-    }
-
-    /**
-     * Writes the buffer's first {@code length} bytes, which end on a boundary of the file's 64 KiB pieces, and moves
-     * the bytes after them (the rest of the last line, if it did not end there) to the buffer's start.
-     */
-    private void writePiece(final int length)
-    {
-        final int buffered = out.position();
-        out.flip().limit(length);
-        write();
-        out.limit(buffered);
-        out.compact();
-        if (failure == null)
-        {
-            linesBuffered = out.position() > 0 ? 1 : 0;
-        }
-        else
-        {
-            out.clear();
-        }
     }
 
     /**
@@ -367,19 +318,11 @@ final class SessionLogFile implements AutoCloseable
     void writeOut()
     {
         out.flip();
-        write();
-        linesBuffered = 0;
-        out.clear();
-    }
-
-    /** Writes the buffer from its position to its limit; a failure stops the log and counts the buffer's lines lost. */
-    private void write()
-    {
         try
         {
             while (out.hasRemaining() && failure == null)
             {
-                fileLength += channel.write(out);
+                channel.write(out);
             }
         }
         catch (final IOException ex)
@@ -389,6 +332,8 @@ final class SessionLogFile implements AutoCloseable
             linesLost += linesBuffered + (lineOpen ? 1 : 0);
             LOGGER.warn("message log {} failed, no more messages are logged to it: {}", path, ex.toString());
         }
+        linesBuffered = 0;
+        out.clear();
     }
 
     /** Bytes left in the buffer (for benchmarks). */
@@ -407,12 +352,6 @@ final class SessionLogFile implements AutoCloseable
     boolean hasBuffered()
     {
         return out.position() > 0;
-    }
-
-    /** When the oldest line still in the buffer was logged (meaningful while {@link #hasBuffered()}). */
-    long oldestLineNanos()
-    {
-        return oldestLineNanos;
     }
 
     /** Messages not in the file because it failed: those in the buffer whose write failed, and every one after. */

@@ -87,33 +87,6 @@ class EngineThreadMessageLogTest
         }
     }
 
-    /**
-     * The rest of a line that crossed the end of a 64 KiB piece of the file stays in the buffer, and its interval
-     * counts from that line, not from the first line of the piece written before it.
-     */
-    @Test
-    void theRestOfALineThatCrossedAPieceWaitsForItsOwnInterval() throws IOException
-    {
-        final Path file = dir.resolve("FIX.4.4-ISLD-TW.messages.log");
-        try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, INTERVAL))
-        {
-            final MessageLog log = messageLog.forSession(ISLD_TW);
-            long loggedAt = NOON;
-            for (int i = 0; Files.size(file) == 0; i++)
-            {
-                loggedAt = NOON + i * 1_000L;
-                log(log, HEARTBEAT, loggedAt);
-            }
-            final long piece = Files.size(file);
-            assertEquals(65_536, piece, "the first piece");
-            log.flush(loggedAt + INTERVAL - 1);
-            assertEquals(piece, Files.size(file), "the rest of the last line has not waited an interval yet");
-            log.flush(loggedAt + INTERVAL);
-            assertTrue(Files.size(file) > piece, "now it has");
-            assertTrue(Files.readString(file, StandardCharsets.US_ASCII).endsWith(HEARTBEAT + "\n"), "whole lines");
-        }
-    }
-
     @Test
     void aZeroIntervalWritesEachLineAsItIsLogged() throws IOException
     {

@@ -1,15 +1,11 @@
 package org.fixlab.engine.messagelog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -55,45 +51,6 @@ class SessionLogFileTest
             }
             assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path), delimiter.key());
         }
-    }
-
-    /**
-     * Without a flush, the file grows in writes that end where its 64 KiB pieces end, from the length an earlier
-     * run left it at; what is written is every line, whole and in order, after the earlier content.
-     */
-    @Test
-    void writesEndOnTheFilesSixtyFourKibBoundaries() throws IOException
-    {
-        final Path path = dir.resolve("aligned.messages.log");
-        final byte[] earlier = "an earlier run's lines\n".repeat(40).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        Files.write(path, earlier);
-        final ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        expected.write(earlier);
-        final SplittableRandom random = new SplittableRandom(20261127);
-        final List<Long> sizes = new ArrayList<>();
-        try (SessionLogFile file = new SessionLogFile(path, FieldDelimiter.SOH))
-        {
-            final UnsafeBuffer source = new UnsafeBuffer(new byte[512]);
-            for (int line = 0; line < 8_000; line++)
-            {
-                final byte[] message = randomMessage(random, 60 + random.nextInt(140));
-                source.putBytes(0, message);
-                final long epochNanos = START + line * 1_000L;
-                file.append(source, 0, message.length, message.length, epochNanos);
-                expected.write(referenceLine(message, epochNanos, FieldDelimiter.SOH));
-                final long size = Files.size(path);
-                if (size != (sizes.isEmpty() ? earlier.length : sizes.get(sizes.size() - 1)))
-                {
-                    sizes.add(size);
-                }
-            }
-        }
-        assertTrue(sizes.size() >= 10, "8,000 lines of 100-250 bytes fill ten pieces: " + sizes);
-        for (int piece = 0; piece < sizes.size(); piece++)
-        {
-            assertEquals(65_536L * (piece + 1), sizes.get(piece), "write " + (piece + 1) + " of " + sizes);
-        }
-        assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path));
     }
 
     /**
