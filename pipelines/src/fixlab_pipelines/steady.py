@@ -190,16 +190,21 @@ def assess_cpu_distance(core_to_core: dict | None) -> tuple[bool, str]:
     return True, "steady"
 
 
+def _busiest(other_tasks: dict) -> str:
+    """"; the busiest: <task> <ms>, ..." for a reason, or "" where the runner named none."""
+    named = ", ".join(f"{t['task']} {t['cpu_ns'] / 1e6:,.1f} ms" for t in other_tasks["busiest"])
+    return f"; the busiest: {named}" if named else ""
+
+
 def assess_other_tasks(other_tasks: dict | None) -> tuple[bool, str]:
     """(steady, reason) of a run from a host's other_tasks: did the rest of the host stay quiet?"""
     if not other_tasks:
         return True, "steady"
     window, cpu = other_tasks["window_ns"], other_tasks["cpu_ns"]
     if cpu > OTHER_TASKS_BOUND * window:
-        busiest = ", ".join(f"{t['task']} {t['cpu_ns'] / 1e6:,.1f} ms" for t in other_tasks["busiest"])
         return False, (f"the host's other tasks took {cpu / 1e6:,.1f} ms of CPU time in the {window / 1e6:,.0f} ms the "
                        f"run measured ({cpu / window:.1%}; bound: {OTHER_TASKS_BOUND:.0%}): something ran beside it"
-                       + (f"; the busiest: {busiest}" if busiest else ""))
+                       + _busiest(other_tasks))
     return True, "steady"
 
 
@@ -209,12 +214,11 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
         return True, "steady"
     window, cpu = other_tasks["window_ns"], other_tasks["cpu_ns"]
     if cpu >= PACED_TAIL_SHARE * window:
-        busiest = ", ".join(f"{t['task']} {t['cpu_ns'] / 1e6:,.1f} ms" for t in other_tasks["busiest"])
         return False, (f"the host's other tasks took {cpu / 1e6:,.1f} ms of the {window / 1e6:,.0f} ms the paced run "
                        f"measured ({cpu / window:.2%}; bound for a paced run on {logical_cpus} CPUs: "
                        f"{PACED_TAIL_SHARE:.1%}): each of their slices stalled the client or the server, and the "
                        f"orders due meanwhile are about as large a share of the samples, so the run's tail is the "
-                       f"host's" + (f"; the busiest: {busiest}" if busiest else ""))
+                       f"host's" + _busiest(other_tasks))
     return True, "steady"
 
 
