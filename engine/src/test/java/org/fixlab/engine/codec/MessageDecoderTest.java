@@ -141,6 +141,25 @@ class MessageDecoderTest
         assertEquals(MessageDecoder.TOO_MANY_FIELDS, small.decode(four, 0, four.capacity()));
     }
 
+    /** The split that writes its tables without bounds checks stops at their size, and the next message is whole. */
+    @Test
+    void moreFieldsThanTheTablesHoldIsTooManyFieldsWithRoomAfterTheMessage()
+    {
+        final MessageDecoder small = new MessageDecoder(3);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final byte[] four = "1=a\u00012=b\u00013=c\u00014=d\u0001".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        buffer.putBytes(0, four);
+        assertEquals(MessageDecoder.TOO_MANY_FIELDS, small.decode(buffer, 0, four.length));
+
+        final byte[] three = "7=x\u000158=y\u000110=z\u0001".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        buffer.putBytes(0, three);
+        assertEquals(MessageDecoder.OK, small.decode(buffer, 0, three.length));
+        assertEquals(3, small.fieldCount());
+        assertEquals("y", small.stringValue(58));
+        assertEquals(10, small.tag(2));
+        assertEquals(-1, small.indexOf(1));
+    }
+
     @Test
     void decodesAWindowOfALargerBufferAndForgetsThePreviousMessage()
     {
