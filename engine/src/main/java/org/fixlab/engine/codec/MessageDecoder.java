@@ -108,11 +108,20 @@ public final class MessageDecoder
      * and per order of a stream): the tag and '=' read from one word and converted by multiplications, 134 and 193
      * against 90 and 93 (each field's start waits on arithmetic instead of a predicted branch); every SOH of the
      * message found first, a word or a 64-byte block at a time, then the tags, 112-129 and 115-129 (more
-     * instructions than they save). So did keeping the tables and the count in locals (+2 to +5%).
+     * instructions than they save).
+     *
+     * <p>The count of fields and the stamp are locals, and the count is stored once at the end: {@link #recordSplit}
+     * writes through Unsafe, after which the compiled code reloads any field it reads, so a count kept in its field
+     * put a store and a reload on every field's way. make codec-ab puts it 1% slower, a split alone; the receiver of
+     * the throughput stream took 8% more orders a second (4.99M -> 5.38M, fixlab-engine jar A/B, five pairs of runs,
+     * faster in each). The tables in locals too changed nothing there (faster in 2 of 5). Judge a change here by
+     * the stream, not by the split alone: the two have disagreed both ways.
      */
     private boolean splitEndingInSoh(final byte[] array, final long base, final int end)
     {
         int position = offset;
+        int count = 0;
+        final int stampNow = stamp;
         while (position < end)
         {
             // tags of one to three digits, read at fixed places: the value's start is the field's start plus a
@@ -160,7 +169,7 @@ public final class MessageDecoder
                     valueStart = (int)rest;
                 }
             }
-            if (fieldCount == tags.length)
+            if (count == tags.length)
             {
                 return false;
             }
@@ -172,9 +181,10 @@ public final class MessageDecoder
             {
                 return false;
             }
-            recordSplit(tag, valueStart, position);
+            recordSplit(count++, stampNow, tag, valueStart, position);
             position++; // SOH
         }
+        fieldCount = count;
         return true;
     }
 
@@ -204,15 +214,14 @@ public final class MessageDecoder
     }
 
     /**
-     * {@link #record} of a field the common split found: its tag is at most nine digits, so never negative, and the
-     * split checked there is room for it, so the tables are written without the bounds checks of array stores (a
-     * load, a compare and a branch each, three a field). That was 5% of a split in make codec-ab, but 13% more orders
-     * a second in the throughput stream, whose receiver runs much else between two splits (fixlab-engine jar A/B, six
-     * pairs of runs, faster in each).
+     * {@link #record} of field {@code index} the common split found (the split's count, and its stamp): its tag is at
+     * most nine digits, so never negative, and the split checked there is room for it, so the tables are written
+     * without the bounds checks of array stores (a load, a compare and a branch each, three a field). That was 5% of
+     * a split in make codec-ab, but 13% more orders a second in the throughput stream, whose receiver runs much else
+     * between two splits (fixlab-engine jar A/B, six pairs of runs, faster in each).
      */
-    private void recordSplit(final int tag, final int valueStart, final int valueEnd)
+    private void recordSplit(final int index, final int stamp, final int tag, final int valueStart, final int valueEnd)
     {
-        final int index = fieldCount;
         UNSAFE.putInt(tags, INT_ARRAY_BASE + ((long)index << 2), tag);
         if (tag < SMALL_TAGS)
         {
@@ -223,7 +232,6 @@ public final class MessageDecoder
             }
         }
         UNSAFE.putLong(values, LONG_ARRAY_BASE + ((long)index << 3), (long)valueStart << 32 | valueEnd - valueStart);
-        fieldCount = index + 1;
     }
 
     private static final long INT_ARRAY_BASE = UNSAFE.arrayBaseOffset(int[].class);
