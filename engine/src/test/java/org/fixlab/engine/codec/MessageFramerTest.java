@@ -249,6 +249,56 @@ class MessageFramerTest
         }
     }
 
+    /**
+     * A FIX 4.x frame at the scan's start is read a few words at a time; anywhere else, a byte at a time. Random frames
+     * with a byte of their head or trailer changed, BodyLength written another way (leading zeros, off by up to two,
+     * none), cut anywhere from 20 bytes on, with a maximum message size the frame may pass, answer the same both ways:
+     * scanned where they start, and with one SOH before them (the byte-by-byte scan then finds them one byte in).
+     */
+    @Test
+    void theCommonFrameIsReadAsTheByteByByteScanReadsIt()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(20261127);
+        final String[] beginStrings = {"FIX.4.2", "FIX.4.4", "FIX.4.0", "FIXT.1.1"};
+        for (int frame = 0; frame < 50_000; frame++)
+        {
+            final String body = "35=D|34=" + random.nextInt(1_000_000) + "|49=C|56=S|11=" + "x".repeat(random.nextInt(40)) + "|";
+            final String framed = frame("8=" + beginStrings[random.nextInt(4)] + "|" + body);
+            final int declared = bodyLength(framed);
+            final String declaredText = switch (random.nextInt(6))
+            {
+                case 0 -> "0" + declared;
+                case 1 -> "000" + declared;
+                case 2 -> String.valueOf(declared + random.nextInt(5) - 2);
+                case 3 -> "";
+                default -> String.valueOf(declared);
+            };
+            final char[] text = framed.replaceFirst("\u00019=\\d+\u0001", "\u00019=" + declaredText + "\u0001").toCharArray();
+            if (random.nextInt(3) == 0)
+            {
+                // a byte of the head (through BodyLength) or of the trailer
+                final int at = random.nextBoolean() ? random.nextInt(18) : text.length - 1 - random.nextInt(8);
+                text[at] = "9=|8X10.".charAt(random.nextInt(8));
+            }
+            final byte[] bytes = new String(text).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            // from 20 bytes on, what the word-wise scan may answer (below, both scans are the byte-by-byte one)
+            final int end = random.nextInt(4) == 0 ? 20 + random.nextInt(bytes.length - 19) : bytes.length;
+            final MessageFramer framer = new MessageFramer(random.nextBoolean() ? 1024 : 60 + random.nextInt(60));
+            final UnsafeBuffer atStart = new UnsafeBuffer(new byte[bytes.length + 16]);
+            atStart.putBytes(0, bytes);
+            final UnsafeBuffer oneIn = new UnsafeBuffer(new byte[bytes.length + 17]);
+            oneIn.putByte(0, (byte)FixFrame.SOH);
+            oneIn.putBytes(1, bytes);
+
+            final int result = framer.scan(atStart, 0, end);
+            final String wordwise = result + "@" + framer.frameStart() + "+" + framer.frameLength() + ">" + framer.resumeAt();
+            final int resultOneIn = framer.scan(oneIn, 0, end + 1);
+            final String bytewise = resultOneIn + "@" + (framer.frameStart() - 1) + "+" + framer.frameLength() + ">" +
+                (framer.resumeAt() - 1);
+            assertEquals(bytewise, wordwise, FixFrame.pipes(new String(text, 0, end)));
+        }
+    }
+
     /** Every answer of a connection-like scan of {@code bytes} placed at {@code offset} among other bytes. */
     private static java.util.List<String> scanAll(final byte[] bytes, final int offset, final byte filler, final String lure)
     {
