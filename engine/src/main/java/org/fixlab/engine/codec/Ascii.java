@@ -141,10 +141,11 @@ public final class Ascii
         return value == NOT_A_NUMBER ? invalid : value;
     }
 
-    private static final long ZERO_DIGITS = 0x3030303030303030L;
+    /** '0' in each byte: a word of ASCII digits XOR this is a word of digit values. */
+    static final long ZERO_DIGITS = 0x3030303030303030L;
 
     /** The high bit of each byte that is not 0 to 9 (a byte minus '0', by XOR), exactly: no byte carries into another. */
-    private static long notDigits(final long digits)
+    static long notDigits(final long digits)
     {
         return (((digits & 0x7F7F7F7F7F7F7F7FL) + 0x7676767676767676L) | digits) & 0x8080808080808080L;
     }
@@ -153,7 +154,7 @@ public final class Ascii
      * Eight digit values, the first (most significant) in the lowest byte, as a number: adjacent digits, then pairs,
      * then fours combined by three multiplications instead of eight dependent multiply-adds.
      */
-    private static long eightDigits(final long digits)
+    static long eightDigits(final long digits)
     {
         final long pairs = (digits * (10 * 256 + 1)) >>> 8 & 0x00FF00FF00FF00FFL;
         final long fours = (pairs * (100 * 65536 + 1)) >>> 16 & 0x0000FFFF0000FFFFL;

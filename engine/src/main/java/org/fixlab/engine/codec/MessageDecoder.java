@@ -214,21 +214,21 @@ public final class MessageDecoder
     }
 
     /**
-     * {@link #record} of field {@code index} the common split found (the split's count, and its stamp): its tag is at
-     * most nine digits, so never negative, and the split checked there is room for it, so the tables are written
-     * without the bounds checks of array stores (a load, a compare and a branch each, three a field). That was 5% of
-     * a split in make codec-ab, but 13% more orders a second in the throughput stream, whose receiver runs much else
-     * between two splits (fixlab-engine jar A/B, six pairs of runs, faster in each).
+     * {@link #record} of field {@code index} the common split found ({@code splitStamp}: the split's copy of
+     * {@link #stamp}): its tag is at most nine digits, so never negative, and the split checked there is room for it,
+     * so the tables are written without the bounds checks of array stores (a load, a compare and a branch each, three
+     * a field). That was 5% of a split in make codec-ab, but 13% more orders a second in the throughput stream, whose
+     * receiver runs much else between two splits (fixlab-engine jar A/B, six pairs of runs, faster in each).
      */
-    private void recordSplit(final int index, final int stamp, final int tag, final int valueStart, final int valueEnd)
+    private void recordSplit(final int index, final int splitStamp, final int tag, final int valueStart, final int valueEnd)
     {
         UNSAFE.putInt(tags, INT_ARRAY_BASE + ((long)index << 2), tag);
         if (tag < SMALL_TAGS)
         {
             final long at = LONG_ARRAY_BASE + ((long)tag << 3);
-            if ((int)(UNSAFE.getLong(firstIndexOfSmallTag, at) >>> 32) != stamp)
+            if ((int)(UNSAFE.getLong(firstIndexOfSmallTag, at) >>> 32) != splitStamp)
             {
-                UNSAFE.putLong(firstIndexOfSmallTag, at, (long)stamp << 32 | index);
+                UNSAFE.putLong(firstIndexOfSmallTag, at, (long)splitStamp << 32 | index);
             }
         }
         UNSAFE.putLong(values, LONG_ARRAY_BASE + ((long)index << 3), (long)valueStart << 32 | valueEnd - valueStart);

@@ -148,9 +148,10 @@ public final class MessageFramer
     /**
      * The common frame, a FIX 4.x message at {@code start} with a BodyLength of one to four digits, in a few words
      * instead of a byte at a time: the bytes after "8=FIX.4." are one int compared, BodyLength's end is the first SOH
-     * of one word and its digits are converted together, and the trailer's fixed bytes are one masked compare. The
-     * same answers as the byte-by-byte scan, which judges everything else ({@link #UNUSUAL}): another BeginString, a
-     * longer or garbled BodyLength, a frame too large, no CheckSum where BodyLength says.
+     * of one word and its digits are checked and converted together (as {@link Ascii} parses a number), and the
+     * trailer's fixed bytes are one masked compare. The same answers as the byte-by-byte scan, which judges
+     * everything else ({@link #UNUSUAL}): another BeginString, a longer or garbled BodyLength, a frame too large, no
+     * CheckSum where BodyLength says.
      */
     private int scanFix4(final byte[] array, final long base, final int start, final int end)
     {
@@ -162,13 +163,13 @@ public final class MessageFramer
         final long lengthWord = RawBytes.getLong(array, at + 12);
         final long soh = lengthWord ^ ONES;
         final int digits = Long.numberOfTrailingZeros(~(((soh & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | soh) & HIGH_BITS) >>> 3;
-        final long values = lengthWord ^ 0x3030303030303030L;
+        final long values = lengthWord ^ Ascii.ZERO_DIGITS;
         final long digitBytes = (1L << (digits << 3)) - 1;
-        if (digits - 1 > 3 || ((((values & LOW_SEVEN_BITS) + 0x7676767676767676L) | values) & HIGH_BITS & digitBytes) != 0)
+        if (digits - 1 > 3 || (Ascii.notDigits(values) & digitBytes) != 0)
         {
             return UNUSUAL; // no digits, more than four, or a byte that is not one
         }
-        final int bodyLength = fourDigits((int)((values & digitBytes) << ((4 - digits) << 3)));
+        final int bodyLength = (int)Ascii.eightDigits((values & digitBytes) << ((Long.BYTES - digits) << 3));
         final int bodyStart = start + 12 + digits + 1;
         final int trailer = bodyStart + bodyLength;
         if (trailer + TRAILER_LENGTH - start > maxMessageSize)
@@ -189,13 +190,6 @@ public final class MessageFramer
         frameLength = trailer + TRAILER_LENGTH - start;
         resumeAt = trailer + TRAILER_LENGTH;
         return FRAME;
-    }
-
-    /** Four digit values, the first in the lowest byte (leading zeros for fewer), as a number. */
-    private static int fourDigits(final int digits)
-    {
-        final int pairs = (digits * 10 + (digits >>> 8)) & 0x00FF00FF;
-        return (pairs & 0xFF) * 100 + (pairs >>> 16);
     }
 
     /** Reads the three CheckSum digits of a framed message, -1 if they are not digits. */
