@@ -35,12 +35,15 @@ PROFILE_PRODUCT ?= fixlab
 PROFILE_CONFIG ?= optimized
 PROFILE_ARGS ?= --messages 2000000 --warmup 3000000
 PROFILE_INTERVAL ?= 100us
+# PROFILE_PROPERTIES: an engine.properties file both ends of a fixlab run use (PROFILE_CONFIG then names the run),
+# to profile one setting changed against a preset, e.g. PROFILE_PROPERTIES=my.properties PROFILE_CONFIG=custom
+PROFILE_PROPERTIES ?=
 ASYNC_PROFILER_VERSION = $(shell sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' $(ROOT)/pom.xml)
 ASYNC_PROFILER := $(TOOLS_DIR)/async-profiler/linux-x64/libasyncProfiler.so
 
 .PHONY: profile
-profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server and client: PROFILE_SCENARIO= PROFILE_PRODUCT= PROFILE_CONFIG= PROFILE_ARGS= PROFILE_INTERVAL=
-	cd $(ROOT) && PROFILE_INTERVAL=$(PROFILE_INTERVAL) bench-runner/bin/profile-run $(ASYNC_PROFILER) \
+profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server and client: PROFILE_SCENARIO= PROFILE_PRODUCT= PROFILE_CONFIG= PROFILE_ARGS= PROFILE_INTERVAL= PROFILE_PROPERTIES=
+	cd $(ROOT) && PROFILE_INTERVAL=$(PROFILE_INTERVAL) PROFILE_PROPERTIES="$(PROFILE_PROPERTIES)" bench-runner/bin/profile-run $(ASYNC_PROFILER) \
 		target/profile/$(PROFILE_SCENARIO)-$(PROFILE_PRODUCT)-$(PROFILE_CONFIG) \
 		$(PROFILE_SCENARIO) $(PROFILE_PRODUCT) $(PROFILE_CONFIG) $(PROFILE_ARGS)
 
