@@ -218,8 +218,7 @@ final class SessionLogFile implements AutoCloseable
             final long low = word & LOW_BITS;
             final long notBelowSpace = low + ONES * (0x80 - 0x20);
             final long controlButSoh = ((low ^ ONES) + LOW_BITS) & ~notBelowSpace;
-            final long notBackslash = ((low ^ ONES * '\\') + LOW_BITS) | (word ^ ONES * '\\');
-            flags |= word | (low + ONES) | controlButSoh | ~notBackslash;
+            flags |= word | (low + ONES) | controlButSoh | equal(word, '\\');
             if (i + Long.BYTES >= length)
             {
                 return (flags & HIGH_BITS) != 0;
