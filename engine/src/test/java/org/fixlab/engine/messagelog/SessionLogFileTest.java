@@ -1,6 +1,7 @@
 package org.fixlab.engine.messagelog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -51,6 +52,45 @@ class SessionLogFileTest
             }
             assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path), delimiter.key());
         }
+    }
+
+    /**
+     * A session that logs more between two hand-overs than its buffer holds gets a bigger buffer, doubled up to the
+     * most, without a line lost or cut; one whose writer hands its lines over before the buffer fills keeps the first
+     * size however much it logs in all.
+     */
+    @Test
+    void aBufferThatFillsBeforeItIsHandedOverGrowsToTheMostAndLosesNothing() throws IOException
+    {
+        final SplittableRandom random = new SplittableRandom(20261128);
+        final UnsafeBuffer source = new UnsafeBuffer(new byte[512]);
+        final Path busy = dir.resolve("busy.messages.log");
+        final Path quiet = dir.resolve("quiet.messages.log");
+        final ByteArrayOutputStream busyExpected = new ByteArrayOutputStream();
+        final ByteArrayOutputStream quietExpected = new ByteArrayOutputStream();
+        try (SessionLogFile busyFile = new SessionLogFile(busy, FieldDelimiter.SOH);
+            SessionLogFile quietFile = new SessionLogFile(quiet, FieldDelimiter.SOH))
+        {
+            for (int line = 0; line < 40_000; line++)
+            {
+                final int length = 80 + random.nextInt(200);
+                final byte[] message = randomMessage(random, length);
+                source.putBytes(0, message);
+                final long epochNanos = START + line * 1_000L;
+                busyFile.append(source, 0, length, length, epochNanos);
+                busyExpected.write(referenceLine(message, epochNanos, FieldDelimiter.SOH));
+                quietFile.append(source, 0, length, length, epochNanos);
+                quietExpected.write(referenceLine(message, epochNanos, FieldDelimiter.SOH));
+                if (line % 100 == 99)
+                {
+                    quietFile.writeOut(); // what the writer does every flush interval
+                }
+            }
+            assertEquals(SessionLogFile.MAX_BUFFER_SIZE, busyFile.bufferSize(), "busy session's buffer");
+            assertEquals(SessionLogFile.INITIAL_BUFFER_SIZE, quietFile.bufferSize(), "quiet session's buffer");
+        }
+        assertArrayEquals(busyExpected.toByteArray(), Files.readAllBytes(busy), "busy");
+        assertArrayEquals(quietExpected.toByteArray(), Files.readAllBytes(quiet), "quiet");
     }
 
     /**
