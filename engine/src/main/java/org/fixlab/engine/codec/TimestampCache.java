@@ -20,11 +20,14 @@ public final class TimestampCache
     }
 
     private final TimestampPrecision precision;
-    private final byte[] secondsBytes = new byte[17];
-    private final UnsafeBuffer seconds = new UnsafeBuffer(secondsBytes);
-    /** The byte sum of {@link #secondsBytes}, and of the whole timestamp last encoded. */
+    /** The timestamp last encoded: the cached second, then '.' and the fraction when the precision has one. */
+    private final byte[] lastBytes = new byte[TimestampPrecision.NANOS.length()];
+    private final UnsafeBuffer seconds = new UnsafeBuffer(lastBytes, 0, 17);
+    /** The byte sum (modulo 256) of the second's 17 bytes, and of the whole timestamp last encoded (to be taken modulo 256). */
     private int secondsSum;
     private int lastSum;
+    /** The fraction of a second in {@link #lastBytes}, in the precision's units; -1 when it holds none yet. */
+    private int lastFraction = -1;
     /** The cached second as [start, start + 1 s) in epoch nanoseconds: empty until the first timestamp. */
     private long secondStart = Long.MAX_VALUE;
     private long secondEnd = Long.MIN_VALUE;
@@ -90,19 +93,26 @@ public final class TimestampCache
             secondStart = Math.floorDiv(epochNanos, NANOS_PER_SECOND) * NANOS_PER_SECOND;
             secondEnd = secondStart + NANOS_PER_SECOND;
             UtcTimestamps.encode(seconds, 0, secondStart, TimestampPrecision.SECONDS);
-            secondsSum = Checksum.sum(secondsBytes);
-        }
-        RawBytes.copy(secondsBytes, RawBytes.ARRAY_BASE, array, address, 17);
-        final int digits = precision.fractionDigits();
-        if (digits == 0)
-        {
+            secondsSum = Checksum.compute(seconds, 0, 17);
+            lastBytes[17] = '.';
             lastSum = secondsSum;
-            return 17;
+            lastFraction = -1;
         }
-        RawBytes.putByte(array, address + 17, (byte)'.');
-        lastSum = secondsSum + '.' +
-            RawBytes.putDigits(array, address + 18, (int)(epochNanos - secondStart) / fractionDivisor, digits);
-        return 18 + digits;
+        // The fraction is formatted only when it changes: the messages of one read share their time, and a stream
+        // sends hundreds in a millisecond; each timestamp is then one copy of what the last one wrote.
+        final int digits = precision.fractionDigits();
+        if (digits > 0)
+        {
+            final int fraction = (int)(epochNanos - secondStart) / fractionDivisor;
+            if (fraction != lastFraction)
+            {
+                lastFraction = fraction;
+                lastSum = secondsSum + '.' + RawBytes.putDigits(lastBytes, RawBytes.ARRAY_BASE + 18, fraction, digits);
+            }
+        }
+        final int length = precision.length();
+        RawBytes.copy(lastBytes, RawBytes.ARRAY_BASE, array, address, length);
+        return length;
     }
 
     /** The byte sum of the timestamp the last encode wrote: a CheckSum adds it without reading the bytes back. */
