@@ -11,8 +11,9 @@ import org.fixlab.engine.session.SessionId;
 
 /**
  * The message log written on the engine thread ({@code messageLogWriter=engine-thread}): each message is
- * formatted straight into its session's buffer (64 KiB, growing to 1 MiB for a busy session), which goes to the file in one write system call
- * when it is full, or from the duty cycle once its oldest line is {@code messageLogFlushIntervalMs} old.
+ * formatted straight into its session's buffer (64 KiB, growing to 1 MiB for a busy session), which goes
+ * to the file in one write system call when it is full, or from the duty cycle once its oldest line is
+ * {@code messageLogFlushIntervalMs} old.
  *
  * <p>Why on the engine thread: a thread of the log's own must be woken up, and on a machine with no core
  * to spare it takes one from the engine threads for its time slice (on 2 cores, balanced's round-trip
