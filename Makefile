@@ -34,5 +34,5 @@ run: ## the main job: a quick campaign on this machine, the portal built with it
 	$(MAKE) --no-print-directory site
 	$(MAKE) --no-print-directory serve-site
 
-test: test-java conformance-test test-python test-site ## every test: Java, FIX conformance, pipelines, portal in Chromium
+test: test-java conformance-test test-profile test-python test-site ## every test: Java, FIX conformance, make profile, pipelines, portal in Chromium
 	@echo "make test: all suites passed"

@@ -47,6 +47,21 @@ profile: build-java $(ASYNC_PROFILER) ## CPU flame graphs of one run's server an
 		target/profile/$(PROFILE_SCENARIO)-$(PROFILE_PRODUCT)-$(PROFILE_CONFIG) \
 		$(PROFILE_SCENARIO) $(PROFILE_PRODUCT) $(PROFILE_CONFIG) $(PROFILE_ARGS)
 
+# make profile's own test: a short fixlab stream profiled with an engine.properties file of one's own (mk/profile-check.py
+# says what must be in its profiles and manifest), and a file that is not there refused before anything starts.
+.PHONY: test-profile
+test-profile: build-java $(ASYNC_PROFILER) venv ## make profile on a short stream with PROFILE_PROPERTIES, and a missing file refused
+	@out="$$(mktemp -d)" && trap 'rm -rf "$$out"' EXIT && \
+	printf 'preset=balanced\nstoreType=memory\n' > "$$out/engine.properties" && \
+	if ! PROFILE_OUTPUT=collapsed PROFILE_INTERVAL=100us PROFILE_PROPERTIES="$$out/engine.properties" \
+		bench-runner/bin/profile-run $(ASYNC_PROFILER) "$$out/profile" throughput fixlab custom \
+		--messages 300000 --warmup 300000 > "$$out/run.log" 2>&1; then cat "$$out/run.log"; exit 1; fi && \
+	$(VENV_PY) $(ROOT)/mk/profile-check.py "$$out/profile" && \
+	if PROFILE_PROPERTIES="$$out/missing.properties" bench-runner/bin/profile-run $(ASYNC_PROFILER) "$$out/refused" \
+		throughput fixlab custom 2> "$$out/refused.err"; then echo "test-profile: a missing properties file was not refused"; exit 1; fi && \
+	grep -q "no engine.properties file at" "$$out/refused.err" && [ ! -e "$$out/refused" ] && \
+	echo "test-profile: passed"
+
 $(ASYNC_PROFILER): | $(TOOLS_DIR)/.gitignore
 	$(MVN) -N dependency:copy -Dartifact=tools.profiler:async-profiler:$(ASYNC_PROFILER_VERSION) \
 		-DoutputDirectory=$(TOOLS_DIR)/async-profiler
