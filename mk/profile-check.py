@@ -2,9 +2,10 @@
 """What `make test-profile` checks of one profiled run (bench-runner/bin/profile-run, PROFILE_OUTPUT=collapsed).
 
 The run is a short fixlab throughput stream whose two ends use an engine.properties file of `balanced` with the
-memory store. It passes when both profiles hold samples of the engine, the server's holds the message log (on in
-that file, off in the run's named configuration: so the file reached the server), and the run's manifest records
-the file's preset and store (so it reached the client).
+memory store, under the name `custom`. It passes when both profiles hold samples of the engine, the server's holds
+the message log (on in that file, off in `optimized`: a server that ran without the file would have refused the
+client's `custom`, or run without a log), and the run's manifest records the file's preset and store (so it reached
+the client).
 
     profile-check.py OUT
 Exit status 1, with one line per problem, when something is missing.
