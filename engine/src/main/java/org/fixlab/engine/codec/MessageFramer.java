@@ -141,9 +141,6 @@ public final class MessageFramer
     private static final long TRAILER_MASK = 0xFF000000FFFFFFFFL;
     /** What {@link #scanFix4} answers for a frame the byte-by-byte scan must judge. */
     private static final int UNUSUAL = -1;
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
 
     /**
      * The common frame, a FIX 4.x message at {@code start} with a BodyLength of one to four digits, in a few words
@@ -161,8 +158,7 @@ public final class MessageFramer
             return UNUSUAL;
         }
         final long lengthWord = RawBytes.getLong(array, at + 12);
-        final long soh = lengthWord ^ ONES;
-        final int digits = Long.numberOfTrailingZeros(~(((soh & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | soh) & HIGH_BITS) >>> 3;
+        final int digits = Long.numberOfTrailingZeros(ByteWords.equalBytes(lengthWord, Fix.SOH)) >>> 3;
         final long values = lengthWord ^ Ascii.ZERO_DIGITS;
         final long digitBytes = (1L << (digits << 3)) - 1;
         if (digits - 1 > 3 || (Ascii.notDigits(values) & digitBytes) != 0)

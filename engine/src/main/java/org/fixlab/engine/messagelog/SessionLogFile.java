@@ -1,6 +1,10 @@
 package org.fixlab.engine.messagelog;
 
 import static org.agrona.UnsafeAccess.UNSAFE;
+import static org.fixlab.engine.codec.ByteWords.HIGH_BITS;
+import static org.fixlab.engine.codec.ByteWords.LOW_SEVEN_BITS;
+import static org.fixlab.engine.codec.ByteWords.ONES;
+import static org.fixlab.engine.codec.ByteWords.equalBytes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.TimestampCache;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.session.SessionId;
@@ -39,10 +44,6 @@ final class SessionLogFile implements AutoCloseable
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] NOT_LOGGED = " [message truncated in the log: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] BYTES_MORE = " more bytes]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    // eight bytes at a time (see endOfPlainRun)
-    private static final long ONES = 0x0101010101010101L;
-    private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
-    private static final long HIGH_BITS = 0x8080808080808080L;
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final Path path;
@@ -205,7 +206,7 @@ final class SessionLogFile implements AutoCloseable
         for (; i <= length - Long.BYTES; i += Long.BYTES)
         {
             final long word = loadWord(fromArray, from + i);
-            final long soh = equal(word, 0x01);
+            final long soh = equalBytes(word, Fix.SOH);
             if (escapedBytes(word, soh, true) != 0)
             {
                 out.position(position + i);
@@ -217,7 +218,7 @@ final class SessionLogFile implements AutoCloseable
         {
             final int last = length - Long.BYTES;
             final long word = loadWord(fromArray, from + last);
-            final long soh = equal(word, 0x01);
+            final long soh = equalBytes(word, Fix.SOH);
             final long notYetCopied = -1L << ((i - last) << 3);
             if ((escapedBytes(word, soh, true) & notYetCopied) != 0)
             {
@@ -244,10 +245,10 @@ final class SessionLogFile implements AutoCloseable
         for (int i = 0; ; i += Long.BYTES)
         {
             final long word = UNSAFE.getLong(array, address + Math.min(i, length - Long.BYTES));
-            final long low = word & LOW_BITS;
+            final long low = word & LOW_SEVEN_BITS;
             final long notBelowSpace = low + ONES * (0x80 - 0x20);
-            final long controlButSoh = ((low ^ ONES) + LOW_BITS) & ~notBelowSpace;
-            flags |= word | (low + ONES) | controlButSoh | equal(word, '\\');
+            final long controlButSoh = ((low ^ ONES) + LOW_SEVEN_BITS) & ~notBelowSpace;
+            flags |= word | (low + ONES) | controlButSoh | equalBytes(word, '\\');
             if (i + Long.BYTES >= length)
             {
                 return (flags & HIGH_BITS) != 0;
@@ -266,7 +267,7 @@ final class SessionLogFile implements AutoCloseable
         while (length - run >= 8)
         {
             final long word = source.getLong(offset + run, ByteOrder.LITTLE_ENDIAN);
-            final long soh = equal(word, 0x01);
+            final long soh = equalBytes(word, Fix.SOH);
             // in this loop a SOH to be written as '|' is one more byte for escaped() to write
             final long special = escapedBytes(word, soh, pipe) | (pipe ? soh : 0);
             if (special != 0)
@@ -288,23 +289,16 @@ final class SessionLogFile implements AutoCloseable
      */
     private static long escapedBytes(final long word, final long soh, final boolean pipe)
     {
-        final long nonAsciiOrDel = (((word & LOW_BITS) + ONES) | word) & HIGH_BITS; // 0x7F and 0xFF overflow to the high bit
-        final long control = ~((word & LOW_BITS) + ONES * (0x80 - 0x20)) & ~word & HIGH_BITS; // below 0x20
-        final long special = nonAsciiOrDel | (control & ~soh) | equal(word, '\\');
-        return pipe ? special | equal(word, '|') : special;
+        final long nonAsciiOrDel = (((word & LOW_SEVEN_BITS) + ONES) | word) & HIGH_BITS; // 0x7F and 0xFF overflow to the high bit
+        final long control = ~((word & LOW_SEVEN_BITS) + ONES * (0x80 - 0x20)) & ~word & HIGH_BITS; // below 0x20
+        final long special = nonAsciiOrDel | (control & ~soh) | equalBytes(word, '\\');
+        return pipe ? special | equalBytes(word, '|') : special;
     }
 
     /** The word with each SOH byte (marked in {@code soh}) replaced by '|'. */
     private static long withPipes(final long word, final long soh)
     {
         return word ^ (soh >>> 7) * (0x01 ^ '|');
-    }
-
-    /** The high bit of each byte of {@code word} equal to {@code value}, exactly (no borrow between bytes). */
-    private static long equal(final long word, final int value)
-    {
-        final long zeroWhereEqual = word ^ (ONES * value);
-        return ~(((zeroWhereEqual & LOW_BITS) + LOW_BITS) | zeroWhereEqual) & HIGH_BITS;
     }
 
     /** Eight bytes, the first in the lowest byte on every platform. */
