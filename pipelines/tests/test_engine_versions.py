@@ -48,6 +48,7 @@ def _free_port() -> int:
 def _run(version: dict[str, str], out: Path) -> Path:
     env = dict(os.environ, FIXLAB_ENGINE_JAR=version["jar"], FIXLAB_ENGINE_VERSION=version["label"],
                FIXLAB_ENGINE_COMMIT=version["commit"])
+    env.pop("JAVA_OPTS", None)  # the launcher's own JVM options, as a campaign runs them
     port = _free_port()
     properties = str(Path(version["etc"]) / "optimized" / "engine.properties")
     common = ["--scenario", "rtt-echo", "--product", "fixlab", "--config", "optimized", "--port", str(port),
@@ -90,8 +91,13 @@ def test_this_harness_measures_the_released_engine_beside_this_one(tmp_path: Pat
 
     runs = [_run(version, tmp_path / "runs") for version in (released, head)]
     for run, version in zip(runs, (released, head), strict=True):
-        product = json.loads((run / "manifest.json").read_text())["product"]
+        manifest = json.loads((run / "manifest.json").read_text())
+        product = manifest["product"]
         assert (product["version"], product["commit"]) == (version["label"], version["commit"])
+        # both JVMs without the statistics sampler's wake-ups (bin/fixlab-bench says why), as the manifest records
+        assert sorted(host["role"] for host in manifest["hardware"]["hosts"]) == ["client", "server"]
+        for host in manifest["hardware"]["hosts"]:
+            assert "-XX:-UsePerfData" in host["jvm_args"], host
 
     db_path = tmp_path / "x.duckdb"
     ingest = subprocess.run([str(REPO / ".venv" / "bin" / "fixlab"), "ingest", "--db", str(db_path), "--keep-csv",
