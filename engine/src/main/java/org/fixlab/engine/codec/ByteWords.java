@@ -19,9 +19,9 @@ public final class ByteWords
     /**
      * The high bit of each byte of {@code word} equal to {@code value}, every one of them exactly. The seven low bits
      * of each byte are added to 0x7F on their own, so no byte carries into the next: the well-known {@code (x - ONES) &
-     * ~x} borrows, and flags a byte above a match that is one more than the value (0x02 above a SOH), which is right
-     * only for the lowest flag. Where every flag is used (a word rewritten byte by byte, the flags of several tests
-     * combined), this is the test.
+     * ~x} borrows, and also flags a byte just above a match that differs from the value in its lowest bit only (a NUL
+     * above a SOH), so only its lowest flag is right. Where every flag is used (a word rewritten byte by byte, the flags
+     * of several tests combined), this is the test.
      */
     public static long equalBytes(final long word, final int value)
     {
