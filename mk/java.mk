@@ -81,6 +81,8 @@ jmh: maven ## JMH microbenchmarks of the engine: JMH_ARGS='CodecBenchmark'
 # two JMH runs differ by more than most codec changes; alternating slices put the noise on both sides alike. Each
 # operation runs in JVMs of its own (the JIT shapes the decoder for the data of the first operation that splits),
 # AB_FORKS of them, a line each, then a line per operation across them: faster or slower only when every JVM says so.
+# The operations named ...Cold time each call after 64 KiB were read to clear the L1 cache, as a message is built
+# or split between two socket calls (a fortieth of the calls per slice; JAVA='java -Dcodecab.evictBytes=2097152' reads 2 MiB).
 #   make codec-ab BASE=0.2.0 AB_FORKS=3 AB_ARGS='40 200000'   (slices per version, calls per slice)
 BASE ?= $(shell $(ROOT)/bench-runner/bin/engine-versions --latest-release)
 AB_FORKS ?= 3

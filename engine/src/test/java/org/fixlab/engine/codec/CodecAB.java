@@ -77,7 +77,7 @@ public final class CodecAB
         final Version head = new Version("head", args[1], args[2], args[3]);
         System.out.printf("%d slices of %,d calls per version and operation, alternating; base %s, head %s%n",
             slices, calls, args[0], args[1]);
-        System.out.printf("%-22s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
+        System.out.printf("%-34s %12s %12s %9s  %s%n", "operation", "base ns", "head ns", "change", "95% interval");
         final String results = System.getProperty(RESULTS_PROPERTY);
         for (final String operation : operations(System.getProperty(OPERATION_PROPERTY)))
         {
@@ -127,8 +127,9 @@ public final class CodecAB
             final boolean baseFirst = (i & 1) == 0;
             final Version first = baseFirst ? base : head;
             final Version second = baseFirst ? head : base;
-            final double firstNanos = (double)first.nanos(operation, calls) / calls;
-            final double secondNanos = (double)second.nanos(operation, calls) / calls;
+            final int made = CodecSlices.callsMade(operation, calls);
+            final double firstNanos = (double)first.nanos(operation, calls) / made;
+            final double secondNanos = (double)second.nanos(operation, calls) / made;
             baseNanos[i] = baseFirst ? firstNanos : secondNanos;
             headNanos[i] = baseFirst ? secondNanos : firstNanos;
         }
@@ -170,7 +171,7 @@ public final class CodecAB
 
         String line(final String operation)
         {
-            return String.format(Locale.ROOT, "%-22s %12.1f %12.1f %+8.1f%%  [%+.1f%%, %+.1f%%] %s", operation,
+            return String.format(Locale.ROOT, "%-34s %12.1f %12.1f %+8.1f%%  [%+.1f%%, %+.1f%%] %s", operation,
                 baseMedian, headMedian, 100 * change, 100 * low, 100 * high, verdict());
         }
     }
@@ -197,7 +198,7 @@ public final class CodecAB
             final Map<String, Long> counts = new TreeMap<>();
             each.forEach(verdict -> counts.merge(verdict, 1L, Long::sum));
             final String agreed = counts.size() == 1 && !each.get(0).equals(NO_CLEAR_CHANGE) ? each.get(0) : "no verdict";
-            out.append(String.format(Locale.ROOT, "%-22s %-10s (%d JVMs: %s)%n", operation, agreed, each.size(),
+            out.append(String.format(Locale.ROOT, "%-34s %-10s (%d JVMs: %s)%n", operation, agreed, each.size(),
                 counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
                     .collect(Collectors.joining(", "))));
         });

@@ -41,8 +41,23 @@ class CodecABTest
         assertTrue(comparison.baseMedian() > 0 && comparison.headMedian() > 0);
         CodecAB.compare(base, head, "encodeAndFrameOrder", 4, 1_000);
         CodecAB.compare(base, head, "decodeStreamOrder", 4, 1_000);
+        final CodecAB.Comparison cold = CodecAB.compare(base, head, "encodeAndFrameRoundTripOrderCold", 4, 4_000);
+        assertTrue(cold.baseMedian() > 0 && cold.headMedian() > 0);
         assertEquals(base.sink(), head.sink(), "the same engine frames and splits the same bytes");
         assertNotEquals(0, head.sink());
+    }
+
+    @Test
+    void aColdOperationTimesFewerCallsEachAfterTheCachesWereReadOver()
+    {
+        assertEquals(100, CodecSlices.callsMade("decodeOrderCold", 4_000));
+        assertEquals(1, CodecSlices.callsMade("decodeOrderCold", 10), "a slice makes at least one call");
+        assertEquals(4_000, CodecSlices.callsMade("decodeOrder", 4_000));
+        final CodecSlices slices = new CodecSlices();
+        final long before = slices.sink();
+        assertTrue(slices.nanos("decodeOrderCold", 4_000) > 0);
+        assertNotEquals(before, slices.sink(), "the cold calls split the order");
+        assertThrows(IllegalArgumentException.class, () -> slices.nanos("decodeOrderWarm", 10));
     }
 
     @Test
@@ -90,7 +105,8 @@ class CodecABTest
         assertTrue(lines[1].matches("encodeAndFrameOrder +faster +\\(3 JVMs: 3 faster\\)"), lines[1]);
         assertTrue(lines[2].matches("decodeOrder +no verdict +\\(3 JVMs: 3 no clear change\\)"), lines[2]);
         assertTrue(lines[3].matches("decodeStreamOrder +no verdict +\\(3 JVMs: 1 faster, 2 slower\\)"), lines[3]);
-        assertTrue(CodecAB.summary(java.util.List.of("decodeOrder slower", "decodeOrder slower")).contains("decodeOrder            slower"));
+        assertTrue(CodecAB.summary(java.util.List.of("decodeOrder slower", "decodeOrder slower"))
+            .matches("(?s).*\ndecodeOrder +slower +\\(2 JVMs: 2 slower\\)\n"), "a change every JVM calls is called");
     }
 
     @Test
