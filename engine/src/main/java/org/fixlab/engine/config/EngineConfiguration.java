@@ -120,6 +120,7 @@ public final class EngineConfiguration
         option("tlsTrustStorePassword", TEXT, "", "", "TLS: password of the trust store (shown masked)");
         option("tlsTrustStoreType", TEXT, "PKCS12", "PKCS12", "TLS: trust store type, PKCS12 or JKS");
         option("tlsProtocols", listOf("TLSv1.3", "TLSv1.2"), "TLSv1.3,TLSv1.2", "TLSv1.3,TLSv1.2", "TLS: protocols offered, comma-separated, of TLSv1.3 and TLSv1.2");
+        option("tlsCipherSuites", TEXT, "", "", "TLS: cipher suites enabled, comma-separated, in order of preference (the acceptor's order decides), e.g. TLS_AES_128_GCM_SHA256; empty keeps the JDK's (TLS_AES_256_GCM_SHA384 first on JDK 17)");
         option("tlsNeedClientAuth", BOOL, "false", "false", "TLS acceptor: require a client certificate that the trust store accepts");
         option("tlsVerifyHostname", BOOL, "true", "true", "TLS initiator: require the acceptor's certificate to name the host connected to (endpoint identification)");
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Arrays;
+import java.util.List;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -20,24 +21,28 @@ import org.fixlab.engine.config.EngineConfiguration;
 
 /**
  * TLS for every connection of an engine, read once from the {@code tls*} options: the
- * {@link SSLContext} built from the key store and trust store, the protocols, client-certificate
- * authentication on the acceptor and host name verification on the initiator. Each connection gets
- * its own {@link SSLEngine} from {@link #newEngine}. A store that cannot be read, or a protocol the
- * JDK does not offer, fails the engine's construction with a message naming the option.
+ * {@link SSLContext} built from the key store and trust store, the protocols and cipher suites,
+ * client-certificate authentication on the acceptor and host name verification on the initiator.
+ * Each connection gets its own {@link SSLEngine} from {@link #newEngine}. A store that cannot be
+ * read, or a protocol or cipher suite the JDK does not offer, fails the engine's construction with a
+ * message naming the option.
  */
 public final class TlsSettings
 {
     private final SSLContext context;
     private final String[] protocols;
+    /** Null: the JDK's enabled suites, in its order. */
+    private final String[] cipherSuites;
     private final boolean needClientAuth;
     private final boolean verifyHostname;
     private final boolean hasKeyStore;
 
-    private TlsSettings(final SSLContext context, final String[] protocols, final boolean needClientAuth,
-        final boolean verifyHostname, final boolean hasKeyStore)
+    private TlsSettings(final SSLContext context, final String[] protocols, final String[] cipherSuites,
+        final boolean needClientAuth, final boolean verifyHostname, final boolean hasKeyStore)
     {
         this.context = context;
         this.protocols = protocols;
+        this.cipherSuites = cipherSuites;
         this.needClientAuth = needClientAuth;
         this.verifyHostname = verifyHostname;
         this.hasKeyStore = hasKeyStore;
@@ -83,13 +88,48 @@ public final class TlsSettings
                         String.join(", ", supported) + ")");
                 }
             }
-            return new TlsSettings(context, protocols, c.bool("tlsNeedClientAuth"), c.bool("tlsVerifyHostname"),
-                keyManagers != null);
+            return new TlsSettings(context, protocols, cipherSuites(c.value("tlsCipherSuites"), protocols, context),
+                c.bool("tlsNeedClientAuth"), c.bool("tlsVerifyHostname"), keyManagers != null);
         }
         catch (final GeneralSecurityException ex)
         {
             throw new IllegalArgumentException("TLS cannot be set up from tlsKeyStore/tlsTrustStore: " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * The suites of {@code tlsCipherSuites}, or null when it is empty. Each must be one this JDK supports, and at
+     * least one must serve a protocol of {@code tlsProtocols}, else no handshake could ever complete: the JDK's TLS
+     * 1.3 suites are TLS_AES_* and TLS_CHACHA20_*, its TLS 1.2 ones have "_WITH_" in their name
+     * (TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256), and a signalling value (TLS_EMPTY_RENEGOTIATION_INFO_SCSV) serves none.
+     */
+    private static String[] cipherSuites(final String value, final String[] protocols, final SSLContext context)
+    {
+        if (value.isBlank())
+        {
+            return null;
+        }
+        final String[] suites = value.trim().split("\\s*,\\s*");
+        final List<String> supported = Arrays.asList(context.getSupportedSSLParameters().getCipherSuites());
+        for (final String suite : suites)
+        {
+            if (!supported.contains(suite))
+            {
+                throw new IllegalArgumentException("tlsCipherSuites: " + suite + " is not supported by this JDK (it offers " +
+                    String.join(", ", supported) + ")");
+            }
+        }
+        for (final String suite : suites)
+        {
+            final String protocol = suite.contains("_WITH_") ? "TLSv1.2"
+                : suite.startsWith("TLS_AES_") || suite.startsWith("TLS_CHACHA20_") ? "TLSv1.3" : null;
+            if (protocol != null && Arrays.asList(protocols).contains(protocol))
+            {
+                return suites;
+            }
+        }
+        throw new IllegalArgumentException("tlsCipherSuites: none of " + String.join(", ", suites) + " serves tlsProtocols " +
+            String.join(", ", protocols) + " (TLS 1.3 suites are TLS_AES_* and TLS_CHACHA20_*, TLS 1.2 suites have _WITH_ in their name)");
     }
 
     private static KeyStore load(final String option, final String path, final String type, final char[] password)
@@ -129,6 +169,13 @@ public final class TlsSettings
         engine.setUseClientMode(client);
         final SSLParameters parameters = engine.getSSLParameters();
         parameters.setProtocols(protocols);
+        if (cipherSuites != null)
+        {
+            parameters.setCipherSuites(cipherSuites);
+            // the acceptor picks from the initiator's offer in this side's order: JDK 17's default for a server, set
+            // so that the documented behaviour does not hang on a default
+            parameters.setUseCipherSuitesOrder(true);
+        }
         if (client && verifyHostname)
         {
             parameters.setEndpointIdentificationAlgorithm("HTTPS");

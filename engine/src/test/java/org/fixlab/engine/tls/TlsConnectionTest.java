@@ -1,5 +1,7 @@
 package org.fixlab.engine.tls;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -28,6 +30,7 @@ import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
+import org.fixlab.engine.transport.TcpConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,8 +40,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * TLS between fixlab engines over loopback: logon and orders over TLS 1.3 and 1.2, client
- * certificates, and the failures an operator meets (untrusted certificate, wrong host name, plaintext
+ * TLS between fixlab engines over loopback: logon and orders over TLS 1.3 and 1.2, the cipher suites
+ * configured, client certificates, and the failures an operator meets (untrusted certificate, wrong host name, plaintext
  * peer on a TLS port, TLS peer on a plaintext port, a handshake that never completes). Each failure
  * must leave one log line that names it, and a healthy session on the same acceptor keeps trading
  * throughout.
@@ -101,6 +104,55 @@ class TlsConnectionTest
         awaitLine(acceptorLog, "closed before Logon: TLS handshake failed");
         awaitLine(initiatorLog, "TLS handshake failed");
         assertGoodSessionStillTrades();
+    }
+
+    /** The acceptor's order decides between the suites both sides enable, not the initiator's. */
+    @Test
+    void theAcceptorsCipherSuiteOrderDecides()
+    {
+        startTlsAcceptor(certificates.acceptor(base(), certificates.server)
+            .set("tlsCipherSuites", "TLS_AES_128_GCM_SHA256, TLS_CHACHA20_POLY1305_SHA256"));
+        final FixEngine initiator = engine(certificates.initiator(base(), certificates.trust)
+            .set("tlsCipherSuites", "TLS_CHACHA20_POLY1305_SHA256,TLS_AES_128_GCM_SHA256"), initiatorLog);
+        final Session session = initiator.addInitiatorSession(BAD, "localhost", port, new OrderDesk());
+        awaitTrue(session::isLoggedOn, () -> "no logon: " + initiatorLog + acceptorLog);
+        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", ((TcpConnection)session.transport()).tlsSession());
+        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", ((TcpConnection)good.transport()).tlsSession(),
+            "the JDK's suites on the initiator, the acceptor's first among them");
+    }
+
+    @Test
+    void cipherSuitesWithNothingInCommonFailTheHandshake()
+    {
+        startTlsAcceptor(certificates.acceptor(base(), certificates.server).set("tlsCipherSuites", "TLS_AES_128_GCM_SHA256"));
+        final FixEngine initiator = engine(certificates.initiator(base(), certificates.trust)
+            .set("tlsCipherSuites", "TLS_CHACHA20_POLY1305_SHA256"), initiatorLog);
+        initiator.addInitiatorSession(BAD, "localhost", port, new OrderDesk());
+        awaitLine(acceptorLog, "closed before Logon: TLS handshake failed");
+        awaitLine(initiatorLog, "TLS handshake failed");
+        assertGoodSessionStillTrades();
+    }
+
+    @Test
+    void aCipherSuiteThatCannotServeIsRefusedWhenTheEngineStarts()
+    {
+        final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> engine(
+            certificates.initiator(base(), certificates.trust).set("tlsCipherSuites", "TLS_AES_128_GCM_SHA256,TLS_NO_SUCH_SUITE"),
+            initiatorLog));
+        assertTrue(unknown.getMessage().startsWith("tlsCipherSuites: TLS_NO_SUCH_SUITE is not supported by this JDK (it offers "),
+            unknown.getMessage());
+        final IllegalArgumentException unserved = assertThrows(IllegalArgumentException.class, () -> engine(
+            certificates.initiator(base(), certificates.trust).set("tlsProtocols", "TLSv1.2")
+                .set("tlsCipherSuites", "TLS_AES_128_GCM_SHA256"), initiatorLog));
+        assertEquals("tlsCipherSuites: none of TLS_AES_128_GCM_SHA256 serves tlsProtocols TLSv1.2 (TLS 1.3 suites are "
+            + "TLS_AES_* and TLS_CHACHA20_*, TLS 1.2 suites have _WITH_ in their name)", unserved.getMessage());
+        final IllegalArgumentException signalOnly = assertThrows(IllegalArgumentException.class, () -> engine(
+            certificates.initiator(base(), certificates.trust).set("tlsCipherSuites", "TLS_EMPTY_RENEGOTIATION_INFO_SCSV"),
+            initiatorLog));
+        assertTrue(signalOnly.getMessage().startsWith("tlsCipherSuites: none of TLS_EMPTY_RENEGOTIATION_INFO_SCSV serves"),
+            signalOnly.getMessage());
+        engine(certificates.initiator(base(), certificates.trust).set("tlsProtocols", "TLSv1.2")
+            .set("tlsCipherSuites", "TLS_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"), initiatorLog);
     }
 
     @Test
