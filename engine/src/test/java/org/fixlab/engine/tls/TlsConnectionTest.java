@@ -95,6 +95,33 @@ class TlsConnectionTest
         assertTrue(initiatorLog.stream().anyMatch(line -> line.contains("with TLS")), initiatorLog::toString);
     }
 
+    /**
+     * More ciphertext than one read of the TLS buffer takes (a record holds at most 16 KiB): a message of three
+     * records, then a burst of orders sent in one duty cycle, all arrive whole and in order.
+     */
+    @Test
+    void messagesLargerThanARecordAndBurstsArriveWhole()
+    {
+        startTlsAcceptor(certificates.acceptor(base(), certificates.server));
+        final FixEngine initiator = engine(certificates.initiator(base(), certificates.trust), initiatorLog);
+        final OrderDesk desk = new OrderDesk();
+        final Session session = initiator.addInitiatorSession(BAD, "localhost", port, desk);
+        awaitTrue(session::isLoggedOn, () -> "no logon: " + initiatorLog + acceptorLog);
+        final MessageEncoder large = new MessageEncoder(65_536).reset('D').append(11, "L1").append(21, '1')
+            .append(55, "EUR/USD").append(54, '1').appendDecimal(38, 100, 0).append(40, '1').append(58, "x".repeat(40_000));
+        assertTrue(session.trySend(large) > 0);
+        awaitTrue(() -> desk.reports == 1, () -> "no report for the large order: " + acceptorLog);
+        assertEquals(40_000, acceptorDesk.longestText);
+        final int ordersBefore = acceptorDesk.orders;
+        for (int i = 0; i < 400; i++)
+        {
+            assertTrue(session.trySend(order("B" + i)) > 0, "the burst fits the outbound buffer");
+        }
+        awaitTrue(() -> desk.reports == 401, () -> desk.reports + " of 401 reports");
+        assertEquals(ordersBefore + 400, acceptorDesk.orders);
+        assertTrue(session.isLoggedOn(), "no gap, reject or disconnect on the way");
+    }
+
     @Test
     void protocolsWithNothingInCommonFailTheHandshake()
     {
@@ -354,6 +381,9 @@ class TlsConnectionTest
     {
         private final MessageEncoder report = new MessageEncoder();
         int reports;
+        int orders;
+        /** The longest Text(58) of an order received. */
+        int longestText;
 
         @Override
         public Action onAppMessage(final Session session, final MessageDecoder message)
@@ -363,6 +393,9 @@ class TlsConnectionTest
                 reports++;
                 return Action.CONTINUE;
             }
+            orders++;
+            final int text = message.indexOf(58);
+            longestText = Math.max(longestText, text < 0 ? 0 : message.valueLength(text));
             report.reset('8').append(37, "O").append(11, message.buffer(), message.valueOffset(message.indexOf(11)),
                 message.valueLength(message.indexOf(11))).append(17, "E").append(150, '0').append(39, '0').append(55, "EUR/USD")
                 .append(54, '1').appendDecimal(151, 0, 0).appendDecimal(14, 100, 0).appendDecimal(6, 0, 0);
