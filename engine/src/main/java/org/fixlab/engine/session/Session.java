@@ -706,7 +706,9 @@ public final class Session
         logonReceived = true;
         state = SessionState.ACTIVE;
         resetRequestedByUs = false;
-        log.info(id, "logged on");
+        // the suite a TLS connection settled on, for the operator who restricted them (tlsCipherSuites)
+        final String tls = transport == null ? null : transport.tlsSession();
+        log.info(id, tls == null ? "logged on" : "logged on over " + tls);
         application.onLogon(this);
         if (seqNum > nextTargetSeqNum)
         {

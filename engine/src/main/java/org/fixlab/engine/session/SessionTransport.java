@@ -41,4 +41,10 @@ public interface SessionTransport
 
     /** {@code System.nanoTime()} just before the last write of buffered bytes to the socket (t2). */
     long writeNanos();
+
+    /** The negotiated TLS protocol and cipher suite ("TLSv1.3 TLS_AES_256_GCM_SHA384"), or null without TLS. */
+    default String tlsSession()
+    {
+        return null;
+    }
 }

@@ -401,6 +401,7 @@ public final class TcpConnection implements SessionTransport
     }
 
     /** With TLS: the negotiated protocol and cipher suite once the handshake is done; otherwise null. */
+    @Override
     public String tlsSession()
     {
         return tls != null && tls.isHandshakeDone() ? tls.describeSession() : null;

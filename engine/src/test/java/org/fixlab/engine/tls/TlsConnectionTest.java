@@ -30,7 +30,6 @@ import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
-import org.fixlab.engine.transport.TcpConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -143,9 +142,10 @@ class TlsConnectionTest
             .set("tlsCipherSuites", "TLS_CHACHA20_POLY1305_SHA256,TLS_AES_128_GCM_SHA256"), initiatorLog);
         final Session session = initiator.addInitiatorSession(BAD, "localhost", port, new OrderDesk());
         awaitTrue(session::isLoggedOn, () -> "no logon: " + initiatorLog + acceptorLog);
-        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", ((TcpConnection)session.transport()).tlsSession());
-        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", ((TcpConnection)good.transport()).tlsSession(),
+        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", session.transport().tlsSession());
+        assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", good.transport().tlsSession(),
             "the JDK's suites on the initiator, the acceptor's first among them");
+        awaitLine(initiatorLog, "logged on over TLSv1.3 TLS_AES_128_GCM_SHA256");
     }
 
     @Test
