@@ -79,15 +79,7 @@ public final class TlsSettings
             final SSLContext context = SSLContext.getInstance("TLS");
             context.init(keyManagers, trustManagers, null);
             final String[] protocols = c.value("tlsProtocols").split("\\s*,\\s*");
-            final String[] supported = context.getSupportedSSLParameters().getProtocols();
-            for (final String protocol : protocols)
-            {
-                if (!Arrays.asList(supported).contains(protocol))
-                {
-                    throw new IllegalArgumentException("tlsProtocols: " + protocol + " is not supported by this JDK (it offers " +
-                        String.join(", ", supported) + ")");
-                }
-            }
+            requireOffered("tlsProtocols", protocols, context.getSupportedSSLParameters().getProtocols());
             return new TlsSettings(context, protocols, cipherSuites(c.value("tlsCipherSuites"), protocols, context),
                 c.bool("tlsNeedClientAuth"), c.bool("tlsVerifyHostname"), keyManagers != null);
         }
@@ -110,15 +102,7 @@ public final class TlsSettings
             return null;
         }
         final String[] suites = value.trim().split("\\s*,\\s*");
-        final List<String> supported = Arrays.asList(context.getSupportedSSLParameters().getCipherSuites());
-        for (final String suite : suites)
-        {
-            if (!supported.contains(suite))
-            {
-                throw new IllegalArgumentException("tlsCipherSuites: " + suite + " is not supported by this JDK (it offers " +
-                    String.join(", ", supported) + ")");
-            }
-        }
+        requireOffered("tlsCipherSuites", suites, context.getSupportedSSLParameters().getCipherSuites());
         for (final String suite : suites)
         {
             final String protocol = suite.contains("_WITH_") ? "TLSv1.2"
@@ -130,6 +114,20 @@ public final class TlsSettings
         }
         throw new IllegalArgumentException("tlsCipherSuites: none of " + String.join(", ", suites) + " serves tlsProtocols " +
             String.join(", ", protocols) + " (TLS 1.3 suites are TLS_AES_* and TLS_CHACHA20_*, TLS 1.2 suites have _WITH_ in their name)");
+    }
+
+    /** Refuses the first of {@code values} this JDK does not offer, naming the option and what it offers. */
+    private static void requireOffered(final String option, final String[] values, final String[] offered)
+    {
+        final List<String> supported = Arrays.asList(offered);
+        for (final String value : values)
+        {
+            if (!supported.contains(value))
+            {
+                throw new IllegalArgumentException(option + ": " + value + " is not supported by this JDK (it offers " +
+                    String.join(", ", offered) + ")");
+            }
+        }
     }
 
     private static KeyStore load(final String option, final String path, final String type, final char[] password)
