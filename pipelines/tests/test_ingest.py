@@ -11,6 +11,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
+from fixlab_pipelines.render.queries import configurations
 from fixlab_pipelines.steady import CPU_DISTANCE_BOUND, OTHER_TASKS_BOUND, PACED_TAIL_SHARE
 from fixlab_pipelines.storage import export_csv, sha256_of
 from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
@@ -160,6 +161,8 @@ MANIFEST_BREAKS = [
      "manifest-type"),
     (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 2**63, "cpu_ns": 1, "busiest": []}),
      "integer-range"),
+    (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
+    (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
     (lambda d: d.update(scenario="rtt-ping"), "manifest-scenario"),
     (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
@@ -206,6 +209,32 @@ def test_a_hosts_memory_is_kept_where_the_runner_recorded_it(runs: Path, tmp_pat
         (f"{HEAD_CAMPAIGN}/{STREAM}", "client", None),
         (f"{HEAD_CAMPAIGN}/{STREAM}", "server", None),
     ]
+
+
+def test_the_tls_a_run_negotiated_is_kept_where_the_runner_recorded_it(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", lambda d: d["configuration"].update(
+        tls={"protocol": "TLSv1.3", "cipher_suite": "TLS_AES_256_GCM_SHA384"}))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"  # no TLS, or a runner of 0.2.0
+    assert con.execute("SELECT run_key, tls_protocol, tls_cipher_suite FROM runs ORDER BY run_key").fetchall() == [
+        (f"{HEAD_CAMPAIGN}/{PACED}", "TLSv1.3", "TLS_AES_256_GCM_SHA384"),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", None, None),
+    ]
+
+
+def test_a_configuration_says_what_it_encrypted_with(runs: Path, tmp_path: Path) -> None:
+    """The suite the handshake chose where the runner recorded it; fixlab's tlsEnabled setting where it did not."""
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", lambda d: d["configuration"].update(
+        name="optimized-tls", tls={"protocol": "TLSv1.3", "cipher_suite": "TLS_AES_128_GCM_SHA256"}))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", lambda d: d["configuration"].update(
+        name="older-tls", engine={"preset": "optimized", "tlsEnabled": "true"}))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [runs / HEAD_CAMPAIGN])
+    tls = {c["configuration"]: c["tls"] for c in configurations(con, HEAD_CAMPAIGN) if c["product"] == "fixlab"}
+    assert tls.pop("optimized-tls") == "TLSv1.3 TLS_AES_128_GCM_SHA256"
+    assert tls.pop("older-tls") == "on (suite not recorded: a runner of 0.2.0 or before)"
+    assert set(tls.values()) == {"off"}, tls
 
 
 def _cpus(before_ns: int | None, after_ns: int | None):
@@ -350,12 +379,15 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
     for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns",
                    "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
+    for column in ("tls_protocol", "tls_cipher_suite"):
+        con.execute(f"ALTER TABLE runs DROP COLUMN {column}")
     con.close()
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
     counts = con.execute("SELECT count(*), count(memory), count(core_to_core_before_ns), count(other_tasks_cpu_ns) "
                          "FROM hosts").fetchone()
     assert counts == (4, 0, 0, 0)
+    assert con.execute("SELECT count(*), count(tls_cipher_suite) FROM runs").fetchone() == (2, 0)
 
 
 def test_manifest_error_points_at_the_offending_line(runs: Path, tmp_path: Path) -> None:

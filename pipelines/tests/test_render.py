@@ -352,6 +352,14 @@ def test_the_hardware_table_says_whether_freed_memory_goes_back_to_a_hypervisor(
     assert "not recorded" in row and "0.2.0 or before" in row, row
 
 
+def test_the_configurations_table_says_whether_each_one_encrypted(portal: PortalSite):
+    """The sample runs have no TLS: every configuration's cell says off (the query's cases: test_ingest)."""
+    page = (portal.docs / "results" / "0.1.0.md").read_text(encoding="utf-8")
+    header = next(line for line in page.splitlines() if line.startswith("| Setting |"))
+    row = next(line for line in page.splitlines() if line.startswith("| TLS |"))
+    assert row.count("| off ") == header.count("|") - 2, (header, row)
+
+
 def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
     """Each run and its reason is an item of its own, not one paragraph of a dozen runs with dashes between."""
     import markdown

@@ -7,7 +7,7 @@ import org.fixlab.engine.session.Session;
 
 /**
  * EngineApi for engines of the 0.1 line (release 0.1.0): Application.onAppMessage returns nothing, so a message
- * cannot be refused for now (no Action), and EngineConfiguration.storeType() is the key itself. Compiled by
+ * cannot be refused for now (no Action), EngineConfiguration.storeType() is the key itself, and there is no TLS. Compiled by
  * bin/engine-versions against such an engine's jar; see the current EngineApi in src/main/java.
  */
 final class EngineApi
@@ -36,5 +36,10 @@ final class EngineApi
     static String storeType(final EngineConfiguration configuration)
     {
         return configuration.storeType();
+    }
+
+    static String tlsSession(final Session session)
+    {
+        return null;
     }
 }

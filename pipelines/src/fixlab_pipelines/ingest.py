@@ -175,6 +175,7 @@ def _insert_run(con: duckdb.DuckDBPyConnection, m: Manifest, samples_file: str) 
         "hardware_fingerprint": m.hardware_fingerprint(), "samples_file": samples_file,
         "reproduce": d["reproduce"]["commands"], "results": json.dumps(d["results"]),
         "manifest": json.dumps(d),
+        "tls_protocol": c.get("tls", {}).get("protocol"), "tls_cipher_suite": c.get("tls", {}).get("cipher_suite"),
     }
     _check_fits(m, "runs", row)
     hosts = [host_row(host) for host in d["hardware"]["hosts"]]

@@ -121,6 +121,8 @@ SPEC: dict[str, Any] = {
         "validation": {"checksum": _bool, "garbled": _bool, "dictionary": _bool},
         "storage": _str, "queue": _str, "idle_strategy": _str,
         "socket_buffers": {"send": _nonneg_int, "receive": _nonneg_int},
+        # what the client's TLS handshake settled on (runners after 0.2.0), e.g. TLSv1.3 and TLS_AES_256_GCM_SHA384
+        "tls": OptionalKey({"protocol": _name, "cipher_suite": _name}),
     },
     "workload": {
         "mode": _name, "messages": _pos_int, "warmup_messages": _nonneg_int,

@@ -74,8 +74,12 @@ CREATE TABLE IF NOT EXISTS runs (
     reproduce             VARCHAR[] NOT NULL,    -- exact commands that produced the run
     results               JSON      NOT NULL,    -- the runner's own summary (checked, not trusted)
     manifest              JSON      NOT NULL,    -- the whole manifest.json as committed
-    ingested_at           TIMESTAMP NOT NULL
+    ingested_at           TIMESTAMP NOT NULL,
+    tls_protocol          VARCHAR,               -- configuration.tls, optional: the protocol and cipher suite the
+    tls_cipher_suite      VARCHAR                -- client's TLS handshake settled on; NULL without TLS or not recorded
 );
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS tls_protocol VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS tls_cipher_suite VARCHAR;
 
 -- Hardware of every host of a run, as the runner collected it.
 CREATE TABLE IF NOT EXISTS hosts (

@@ -192,13 +192,21 @@ def hosts(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict[str, Any]]
     )
 
 
+# What a configuration encrypted with: the suite its client's handshake settled on (configuration.tls); for runs of
+# runners that did not record it, fixlab's effective tlsEnabled setting says TLS was on all the same.
+TLS_SQL = """CASE WHEN tls_cipher_suite IS NOT NULL THEN tls_protocol || ' ' || tls_cipher_suite
+                  WHEN json_extract_string(manifest, '$.configuration.engine.tlsEnabled') = 'true'
+                  THEN 'on (suite not recorded: a runner of 0.2.0 or before)'
+                  ELSE 'off' END"""
+
+
 def configurations(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
     """Every distinct effective configuration of a campaign, per product."""
     found = rows(
         con,
         f"""SELECT DISTINCT product, product_label, product_order, configuration, nagle, affinity,
                   validate_checksum, validate_garbled, validate_dictionary, storage, queue, idle_strategy,
-                  socket_send_buffer, socket_receive_buffer
+                  socket_send_buffer, socket_receive_buffer, {TLS_SQL} AS tls
            FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE {_scope()}""",
         _params(campaign, version),
     )

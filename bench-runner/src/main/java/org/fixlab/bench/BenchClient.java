@@ -71,6 +71,7 @@ final class BenchClient
             final String placement;
             final String method;
             final Map<String, Object> sockets;
+            final String tls;
             try (ClientPeer peer = config.client(options.scenario, replies))
             {
                 peer.connect(options.host, options.port, System.nanoTime() + Math.min(options.timeoutSeconds, 30) * 1_000_000_000L);
@@ -82,6 +83,7 @@ final class BenchClient
                     placement = pinning.placement();
                     method = peer.timestampMethod();
                     sockets = peer.socketBuffers();
+                    tls = peer.tlsSession();
                     // on one host the server's process is the benchmark's too; on two, the server is on the other
                     final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
                     driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
@@ -116,7 +118,7 @@ final class BenchClient
             {
                 final Map<String, Object> results = RunResults.write(dir, options, driver, replies, serverData);
                 final Map<String, Object> manifest = manifest(options, config, started, finished, server, clientHardware, loopback,
-                    clientAddress, placement, method, sockets, results);
+                    clientAddress, placement, method, sockets, tls, results);
                 java.nio.file.Files.writeString(dir.resolve("manifest.json"), Json.write(manifest));
                 return folder.commit();
             }
@@ -160,7 +162,7 @@ final class BenchClient
     private static Map<String, Object> manifest(final Options options, final ProductConfig config, final String started,
         final String finished, final Map<String, String> server, final Map<String, Object> clientHardware, final boolean loopback,
         final String clientAddress, final String clientPlacement, final String method, final Map<String, Object> sockets,
-        final Map<String, Object> results)
+        final String tls, final Map<String, Object> results)
     {
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema_version", 2);
@@ -181,6 +183,15 @@ final class BenchClient
         final Map<String, Object> configuration = config.manifestBlock(sockets);
         configuration.put("client_thread", clientPlacement);
         configuration.put("server_thread", server.get("thread"));
+        if (tls != null)
+        {
+            // what the handshake settled on, which the configuration's settings only bound (tlsCipherSuites empty: the JDK's)
+            final String[] protocolAndSuite = tls.split(" ", 2);
+            final Map<String, Object> block = new LinkedHashMap<>();
+            block.put("protocol", protocolAndSuite[0]);
+            block.put("cipher_suite", protocolAndSuite.length == 2 ? protocolAndSuite[1] : "");
+            configuration.put("tls", block);
+        }
         if (!options.launcher.isBlank())
         {
             configuration.put("launcher", options.launcher);

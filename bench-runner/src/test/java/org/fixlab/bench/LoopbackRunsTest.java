@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,18 @@ class LoopbackRunsTest
     {
         final Path run = LoopbackRun.run(out, scenario, product, config, "t", List.of());
         RunFolderAssertions.assertValid(run, scenario, MESSAGES);
+        final JsonNode tls = RunFolderAssertions.manifest(run).at("/configuration/tls");
+        if (config.endsWith("-tls"))
+        {
+            // what the handshake chose: the JDK's first TLS 1.3 suite, as the configuration leaves the choice to it
+            assertEquals("TLSv1.3", tls.path("protocol").asText(), tls.toString());
+            assertTrue(tls.path("cipher_suite").asText().matches("TLS_AES_(128|256)_GCM_SHA(256|384)|TLS_CHACHA20_POLY1305_SHA256"),
+                tls.toString());
+        }
+        else
+        {
+            assertTrue(tls.isMissingNode(), "a run without TLS has no configuration.tls: " + tls);
+        }
     }
 
     @Test

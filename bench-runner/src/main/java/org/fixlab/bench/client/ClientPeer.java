@@ -31,6 +31,15 @@ public interface ClientPeer extends AutoCloseable
         return "unpinned";
     }
 
+    /**
+     * The TLS protocol and cipher suite the client's connection negotiated ("TLSv1.3 TLS_AES_256_GCM_SHA384"), read
+     * after logon; null without TLS, or when the product does not say.
+     */
+    default String tlsSession()
+    {
+        return null;
+    }
+
     /** Socket buffer sizes actually in effect, when the product lets us read them. */
     default java.util.Map<String, Object> socketBuffers()
     {

@@ -3,6 +3,8 @@ package org.fixlab.bench.fixlab;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
+import org.fixlab.engine.session.Session;
+import org.fixlab.engine.transport.TcpConnection;
 
 /**
  * The engine calls whose signature changed between released engine versions, in one place, so that this
@@ -35,5 +37,14 @@ final class EngineApi
     static String storeType(final EngineConfiguration configuration)
     {
         return configuration.storeType().key();
+    }
+
+    /**
+     * The protocol and cipher suite the session's TLS connection negotiated, or null without TLS (or no connection).
+     * TcpConnection's, which the 0.2.0 engine has too, where SessionTransport.tlsSession() came after it.
+     */
+    static String tlsSession(final Session session)
+    {
+        return session.transport() instanceof TcpConnection connection ? connection.tlsSession() : null;
     }
 }

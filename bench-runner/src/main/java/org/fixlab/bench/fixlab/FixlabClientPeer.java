@@ -127,6 +127,12 @@ public final class FixlabClientPeer implements ClientPeer, MessageHandler
     }
 
     @Override
+    public String tlsSession()
+    {
+        return EngineApi.tlsSession(out);
+    }
+
+    @Override
     public String threadPlacement()
     {
         return pinning.description();
