@@ -17,6 +17,7 @@ import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.CoreToCoreProbe;
 import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.HardwareProbe;
+import org.fixlab.bench.run.Heap;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.LoadGeneratorPinning;
 import org.fixlab.bench.run.ProductInfo;
@@ -87,6 +88,7 @@ final class BenchClient
                     // on one host the server's process is the benchmark's too; on two, the server is on the other
                     final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
                     driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
+                    Heap.promoteLongLived();
                     started = now();
                     if (options.scenario == Scenario.THROUGHPUT)
                     {

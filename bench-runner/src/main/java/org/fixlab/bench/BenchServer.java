@@ -9,6 +9,7 @@ import java.util.Map;
 import org.agrona.concurrent.IdleStrategy;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.HardwareProbe;
+import org.fixlab.bench.run.Heap;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.LoadGeneratorPinning;
 import org.fixlab.bench.server.ServerPeer;
@@ -75,6 +76,7 @@ final class BenchServer
         ready.put("address", control.localAddress());
         // on one host, the client leaves this process out of the CPU time the rest of the host took
         ready.put("pid", Long.toString(ProcessHandle.current().pid()));
+        Heap.promoteLongLived();
         control.sendMap(ready);
         control.watchForDone();
         recorder.start(System.nanoTime());
