@@ -8,9 +8,9 @@ package org.fixlab.bench.run;
  * they were copied by every young collection until they aged out of it: a product that allocates (the JDK's TLS, QuickFIX/J)
  * paid for the harness's data in its pauses. In paced `optimized-tls` runs (ParallelGC, 1 GiB heap, a young collection
  * every 2 s at 3.5 KB a round trip) the first young collection on each side moved 17-24 MB and stopped that process for
- * 23-57 ms, the later ones, with nothing of the harness's left to move (-XX:MaxTenuringThreshold=0), 0.5-5 ms. One full
- * collection before the first order puts what is live then in the old generation, where a young collection does not
- * copy it, so a product's pauses are its own.
+ * 32-71 ms, the later ones for 15-30 ms; with nothing of the harness's left to move (-XX:MaxTenuringThreshold=0) the ones
+ * after the first took 0.5-5 ms. One full collection before the first order puts what is live then in the old
+ * generation, where a young collection does not copy it, so a product's pauses are its own.
  */
 public final class Heap
 {
