@@ -118,14 +118,15 @@ public final class EventLoop implements Agent, AutoCloseable
     @Override
     public int doWork()
     {
-        final long now = clock.nanoTime();
         int work = 0;
         // What the application sent since the last cycle leaves first, before this cycle's reads: an empty read is a
-        // system call, and writing after it put one on the send path of every message sent between cycles
+        // system call, and writing after it put one on the send path of every message sent between cycles. Before
+        // the clock too, which nothing in a write needs: a clock read is 20-40 ns on the send path of each message
         for (int i = 0, n = connections.size(); i < n; i++)
         {
             work += connections.get(i).flush();
         }
+        final long now = clock.nanoTime();
         if (connections.isEmpty() || now - lastNetworkPollNanos >= NETWORK_POLL_INTERVAL_NANOS)
         {
             lastNetworkPollNanos = now;
