@@ -1,0 +1,60 @@
+package org.fixlab.engine.config;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class IdleStrategyTypeTest
+{
+    /**
+     * The backoff strategy stays on the CPU (spinning, then yielding) for 200 idle duty cycles before it parks: a
+     * shorter phase than a park's wake-up let two engines in conversation lock into round trips of two wake-ups
+     * each (see {@link IdleStrategyType#create}). A park is seen without timing it: the thread holds a permit
+     * before each idle call, a park takes it, and a check after the call finds it gone.
+     */
+    @Test
+    void backoffSpinsAndYieldsForTwoHundredIdleCyclesBeforeItsFirstPark()
+    {
+        final IdleStrategy backoff = IdleStrategyType.BACKOFF.create();
+        assertEquals(200, IdleStrategyType.BACKOFF_SPINS + IdleStrategyType.BACKOFF_YIELDS);
+        final int firstPark = firstParkingCall(backoff, 300);
+        assertTrue(firstPark > IdleStrategyType.BACKOFF_SPINS + IdleStrategyType.BACKOFF_YIELDS,
+            "parked at idle call " + firstPark);
+        assertTrue(firstPark <= IdleStrategyType.BACKOFF_SPINS + IdleStrategyType.BACKOFF_YIELDS + 3,
+            "still not parked at idle call " + firstPark);
+
+        backoff.idle(1); // work found: the count starts again
+        assertEquals(firstPark, firstParkingCall(backoff, 300), "after work, the same phase again");
+    }
+
+    /** The number (from 1) of the first of up to {@code calls} idle calls without work that parked. */
+    private static int firstParkingCall(final IdleStrategy strategy, final int calls)
+    {
+        for (int call = 1; call <= calls; call++)
+        {
+            LockSupport.unpark(Thread.currentThread()); // a permit: a park in idle() returns at once, taking it
+            strategy.idle(0);
+            if (!permitLeft())
+            {
+                return call;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /**
+     * Whether the thread still holds its permit: a park then returns at once. Without one it waits out the timeout,
+     * 20 ms, far longer than a park with a permit takes even on a busy machine.
+     */
+    private static boolean permitLeft()
+    {
+        final long start = System.nanoTime();
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        return System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(10);
+    }
+}
