@@ -50,8 +50,8 @@ public enum IdleStrategyType
                 // later (Linux's timer slack), so two engines in conversation whose spin-and-yield phase is shorter
                 // than that lock into a slow mode once either parks: each answer arrives while the other side
                 // is parked, and every round trip pays two wake-ups until chance breaks the chain. With 10 yields
-                // (some 70 us in all) balanced's closed-loop round trips ran at 130-140 us in bursts, p99 26-134
-                // us; with 100 (some 160 us) p99 9.5-13.6 us, the median unchanged; paced p99 median 493 -> 143
+                // (some 70 us of duty cycles, each an empty read, on the VM) balanced's closed-loop round trips ran
+                // at 130-140 us in bursts, p99 26-134 us; with 100 (some 160 us) p99 9.5-13.6 us, the median unchanged; paced p99 median 493 -> 143
                 // us (2 cores, 11 alternating runs each). A yield gives the CPU to any thread that wants it: at
                 // 1,000 messages a second the server took 4.5% of a core more. 1,000 spins instead did as well on
                 // the closed loop and better paced (p99 median 64 us), for 27% of a core more: not balanced's trade.
