@@ -49,12 +49,13 @@ class IdleStrategyTypeTest
 
     /**
      * Whether the thread still holds its permit: a park then returns at once. Without one it waits out the timeout,
-     * 20 ms, far longer than a park with a permit takes even on a busy machine.
+     * 100 ms; half of that would take a thread preempted on a machine as busy as a test run ever makes it. Only the
+     * first park of each phase waits: about 0.2 s in all.
      */
     private static boolean permitLeft()
     {
         final long start = System.nanoTime();
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        return System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(10);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        return System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(50);
     }
 }
