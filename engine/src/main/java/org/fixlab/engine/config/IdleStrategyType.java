@@ -15,13 +15,23 @@ public enum IdleStrategyType
     YIELDING("yielding"),
     /**
      * Spin, then yield, then park with growing pauses (1 us .. 1 ms): degrades gracefully on shared cores. See
-     * {@link #create} for why it yields as long as it does before its first park.
+     * {@link #BACKOFF_SPINS} for why it yields as long as it does before its first park.
      */
     BACKOFF("backoff"),
     /** Sleep 1 ms: for tests and idle tools, not for latency. */
     SLEEPING("sleeping");
 
-    /** The backoff strategy's idle duty cycles of spinning, then of yielding, before its first park. */
+    /**
+     * The backoff strategy's idle duty cycles of spinning, then of yielding, before its first park. A park of 1 us
+     * wakes 50-60 us later (Linux's timer slack), so two engines in conversation whose spin-and-yield phase is shorter
+     * than that lock into a slow mode once either parks: each answer arrives while the other side is parked, and
+     * every round trip pays two wake-ups until chance breaks the chain. With 10 yields (some 70 us of duty cycles,
+     * each an empty read, on the VM) balanced's closed-loop round trips ran at 130-140 us in bursts, p99 26-134 us;
+     * with 100 (some 160 us) p99 9.5-13.6 us, the median unchanged; paced p99 median 493 -> 143 us (2 cores, 11
+     * alternating runs each). A yield gives the CPU to any thread that wants it: at 1,000 messages a second the
+     * server took 4.5% of a core more. 1,000 spins instead did as well on the closed loop and better paced (p99
+     * median 64 us), for 27% of a core more: not balanced's trade.
+     */
     static final int BACKOFF_SPINS = 100;
     static final int BACKOFF_YIELDS = 100;
 
@@ -46,15 +56,6 @@ public enum IdleStrategyType
             case YIELDING:
                 return new YieldingIdleStrategy();
             case BACKOFF:
-                // Spins for 100 idle duty cycles, yields for 100, then parks. A park of 1 us wakes 50-60 us
-                // later (Linux's timer slack), so two engines in conversation whose spin-and-yield phase is shorter
-                // than that lock into a slow mode once either parks: each answer arrives while the other side
-                // is parked, and every round trip pays two wake-ups until chance breaks the chain. With 10 yields
-                // (some 70 us of duty cycles, each an empty read, on the VM) balanced's closed-loop round trips ran
-                // at 130-140 us in bursts, p99 26-134 us; with 100 (some 160 us) p99 9.5-13.6 us, the median unchanged; paced p99 median 493 -> 143
-                // us (2 cores, 11 alternating runs each). A yield gives the CPU to any thread that wants it: at
-                // 1,000 messages a second the server took 4.5% of a core more. 1,000 spins instead did as well on
-                // the closed loop and better paced (p99 median 64 us), for 27% of a core more: not balanced's trade.
                 return new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS, 1_000, 1_000_000);
             default:
                 return new SleepingMillisIdleStrategy(1);

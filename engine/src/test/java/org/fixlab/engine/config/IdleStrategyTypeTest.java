@@ -14,7 +14,7 @@ class IdleStrategyTypeTest
     /**
      * The backoff strategy stays on the CPU (spinning, then yielding) for 200 idle duty cycles before it parks: a
      * shorter phase than a park's wake-up let two engines in conversation lock into round trips of two wake-ups
-     * each (see {@link IdleStrategyType#create}). A park is seen without timing it: the thread holds a permit
+     * each (see {@link IdleStrategyType#BACKOFF_SPINS}). A park is seen without timing it: the thread holds a permit
      * before each idle call, a park takes it, and a check after the call finds it gone.
      */
     @Test
