@@ -100,15 +100,15 @@ public final class MessageDecoder
      * many fields), which {@link #split} then judges byte by byte.
      *
      * <p>Why field by field, with the tag's bytes read at fixed places: each branch (is the second byte '=', the
-     * third?) follows the message's shape, which repeats from message to message, so the processor predicts it and
-     * runs ahead, and the only chain from one field to the next is the SOH search. The value then starts at the
-     * field's start plus a constant; a loop that counted the digits one by one put an add per digit on that chain
-     * (make codec-ab against it, 3 JVMs: 91 -> 82 ns a throughput order, 91 -> 82 ns an order of a stream). Two
-     * splits without the branches were measured slower, against a byte loop in the same JVMs (ns per throughput order
-     * and per order of a stream): the tag and '=' read from one word and converted by multiplications, 134 and 193
-     * against 90 and 93 (each field's start waits on arithmetic instead of a predicted branch); every SOH of the
-     * message found first, a word or a 64-byte block at a time, then the tags, 112-129 and 115-129 (more
-     * instructions than they save).
+     * third?) follows the message's shape, which repeats from message to message, so the processor predicts it and runs
+     * ahead, and the only chain from one field to the next is the SOH search (which ends in a predicted branch too, see
+     * {@link #nextSoh}). The value then starts at the field's start plus a constant; a loop that counted the digits one
+     * by one put an add per digit on that chain (make codec-ab against it, 3 JVMs: 91 -> 82 ns a throughput order, 91
+     * -> 82 ns an order of a stream). Two splits without the branches were measured slower, against a byte loop in the
+     * same JVMs (ns per throughput order and per order of a stream): the tag and '=' read from one word and converted
+     * by multiplications, 134 and 193 against 90 and 93 (each field's start waits on arithmetic instead of a predicted
+     * branch); every SOH of the message found first, a word or a 64-byte block at a time, then the tags, 112-129 and
+     * 115-129 (more instructions than they save).
      *
      * <p>The count of fields and the stamp are locals, and the count is stored once at the end: {@link #recordSplit}
      * writes through Unsafe, after which the compiled code reloads any field it reads, so a count kept in its field
