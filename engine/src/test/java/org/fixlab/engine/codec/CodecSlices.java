@@ -11,8 +11,8 @@ public final class CodecSlices
 {
     /** What {@link #nanos} can run: {@link CodecBenchmark}'s methods of the same names. */
     public static final String[] OPERATIONS = {"encodeAndFrameOrder", "encodeAndFrameRoundTripOrder",
-        "encodeAndFrameExecutionReport", "decodeOrder", "decodeStreamOrder", "encodeAndFrameRoundTripOrderCold",
-        "encodeAndFrameExecutionReportCold", "decodeOrderCold"};
+        "encodeAndFrameExecutionReport", "decodeOrder", "decodeStreamOrder", "decodeExecutionReport",
+        "encodeAndFrameRoundTripOrderCold", "encodeAndFrameExecutionReportCold", "decodeOrderCold"};
 
     /** The suffix of an operation timed call by call after the caches were cleared (see {@link #evictCaches}). */
     static final String COLD = "Cold";
@@ -127,6 +127,7 @@ public final class CodecSlices
             case "encodeAndFrameExecutionReport" -> benchmark::encodeAndFrameExecutionReport;
             case "decodeOrder" -> benchmark::decodeOrder;
             case "decodeStreamOrder" -> benchmark::decodeStreamOrder;
+            case "decodeExecutionReport" -> benchmark::decodeExecutionReport;
             default -> throw unknownOperation(operation);
         };
     }
