@@ -346,16 +346,16 @@ public final class MessageDecoder
     /**
      * The next SOH at or after {@code from}, which the caller knows is there, eight bytes at a time.
      *
-     * <p>Why a switch where {@code i + (numberOfTrailingZeros(zeros) >>> 3)} says the same: the next field starts
-     * where this SOH is, so the arithmetic put a load, the SOH test and a bit count (some fifteen cycles) between one
-     * field's start and the next, and the split waited on that chain field after field. A switch is a branch: the
-     * processor predicts which case, as it predicts the tag's branches, from the message's shape (a field's length
-     * repeats from message to message), and goes on to the next field at once with a constant added; the load and
-     * the test only confirm the guess; a value whose length changes costs a misprediction. make codec-ab against the
-     * arithmetic, 3 JVMs: the throughput order 99-104 -> 67 ns, an order of a stream of them 103-104 -> 70-72, the
-     * order after the L1 cache was cleared 150-153 -> 109-114; make jmh 100 -> 71 ns the order. The throughput
-     * stream, fixlab-engine jar A/B, 12 pairs of runs: 4.05-5.56M -> 5.40-6.04M orders a second, faster in 11 (paired
-     * +16.9% [+2.7, +33.1]); the closed-loop round trip did not move (p50 -0.3%, within 5%).
+     * <p>Why a switch where {@code i + (numberOfTrailingZeros(zeros) >>> 3)} says the same: the next field starts where
+     * this SOH is, so the arithmetic put a load, the SOH test and a bit count (some fifteen cycles) between one field's
+     * start and the next, and the split waited on that chain field after field. A switch is a branch: the processor
+     * predicts which case, as it predicts the tag's branches, from the message's shape (a field's length repeats from
+     * message to message), and goes on to the next field at once with a constant added; the load and the test only
+     * confirm the guess; a value whose length changes costs a misprediction. make codec-ab against the arithmetic, 3
+     * JVMs: the throughput order 99-104 -> 67 ns, an order of a stream of them 103-104 -> 70-72, the order after the L1
+     * cache was cleared 150-153 -> 109-114, the round trip's ExecutionReport 184-186 -> 118; make jmh 100 -> 71 ns the
+     * order. The throughput stream, fixlab-engine jar A/B, 12 pairs of runs: 4.05-5.56M -> 5.40-6.04M orders a second,
+     * faster in 11 (paired +16.9% [+2.7, +33.1]); the closed-loop round trip did not move (p50 -0.3%, within 5%).
      */
     private static int nextSoh(final byte[] array, final long base, final int from)
     {
