@@ -1,7 +1,6 @@
 package org.fixlab.engine.codec;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -217,7 +216,7 @@ public final class MessageEncoder
             body.boundsCheck(valueStart, length + 1);
             final int valueSum = Checksum.copySummed(src.byteArray(), src.addressOffset() + offset, body.byteArray(),
                 body.addressOffset() + valueStart, length);
-            body.putByte(valueStart + length, Fix.SOH);
+            RawBytes.putByte(body.byteArray(), body.addressOffset() + valueStart + length, Fix.SOH);
             bodyLength = valueStart + length + 1;
             return bodyField(tag, start, valueSum);
         }
@@ -475,8 +474,9 @@ public final class MessageEncoder
     {
         if (TagBytes.fitsWord(tag, position, buffer.capacity()))
         {
-            // "tag=" in one store: the word's bytes past it are overwritten by what follows
-            buffer.putLong(position, TagBytes.word(tag), ByteOrder.LITTLE_ENDIAN);
+            // "tag=" in one store: the word's bytes past it are overwritten by what follows. fitsWord checked the
+            // word's bounds, so the store checks nothing again
+            RawBytes.putLong(buffer.byteArray(), buffer.addressOffset() + position, TagBytes.word(tag));
             return position + TagBytes.length(tag);
         }
         final int p = position + buffer.putIntAscii(position, tag);
@@ -501,7 +501,7 @@ public final class MessageEncoder
         {
             final int tagLength = TagBytes.length(tag);
             final long field = TagBytes.word(tag) | (value & 0xFFL) << (tagLength << 3) | (long)Fix.SOH << ((tagLength + 1) << 3);
-            buffer.putLong(position, field, ByteOrder.LITTLE_ENDIAN);
+            RawBytes.putLong(buffer.byteArray(), buffer.addressOffset() + position, field);
             return position + tagLength + 2;
         }
         int p = putTag(buffer, position, tag);
