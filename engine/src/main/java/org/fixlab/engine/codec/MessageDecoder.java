@@ -355,7 +355,12 @@ public final class MessageDecoder
      * JVMs: the throughput order 99-104 -> 67 ns, an order of a stream of them 103-104 -> 70-72, the order after the L1
      * cache was cleared 150-153 -> 109-114, the round trip's ExecutionReport 184-186 -> 118; make jmh 100 -> 71 ns the
      * order. The throughput stream, fixlab-engine jar A/B, 12 pairs of runs: 4.05-5.56M -> 5.40-6.04M orders a second,
-     * faster in 11 (paired +16.9% [+2.7, +33.1]); the closed-loop round trip did not move (p50 -0.3%, within 5%).
+     * faster in 11 (paired +16.9% [+2.7, +33.1]); the closed-loop round trip did not move (p50 -0.3%, within 5%). Where
+     * lengths do change, a guess is wrong: orders of ten symbols, six quantities and random prices (decodeMixedOrder)
+     * 115-118 -> 89-94 ns, still faster; but messages in which many fields change length from one to the next split
+     * slower than with the arithmetic (in messages of 16 fields built for it: two such fields of 1 to 16 bytes 140 ->
+     * 125 ns, four 146 -> 158, all sixteen 205 -> 386). Judge a change here with decodeMixedOrder as well as the
+     * streams of one order.
      */
     private static int nextSoh(final byte[] array, final long base, final int from)
     {

@@ -53,6 +53,20 @@ public class CodecBenchmark
 
     static final int STREAM_BYTES = 256 * 1024;
 
+    /**
+     * Orders of a mixed flow, framed back to back as {@link #stream}'s: each of ten symbols, six quantities and a price
+     * from 1.00 to 999.99 drawn at random (seeded), so three fields change length from order to order, as they do
+     * between instruments. The split predicts where a value ends from the lengths it saw before (see
+     * MessageDecoder.nextSoh); here it guesses wrong on those three, which {@link #decodeStreamOrder} never shows.
+     */
+    private final UnsafeBuffer mixed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
+    private final int[] mixedOffsets = new int[STREAM_BYTES / 64];
+    private final int[] mixedLengths = new int[STREAM_BYTES / 64];
+    private int mixedOrders;
+    private int nextMixed;
+    private static final String[] SYMBOLS = {"F", "GE", "IBM", "AAPL", "MSFT", "GOOGL", "BRK.B", "T", "KO", "NVDA"};
+    private static final int[] QUANTITIES = {100, 200, 500, 1_000, 2_500, 10_000};
+
     /** The round trip's order (the larger one, with a price), split, that {@link #encodeAndFrameExecutionReport} answers. */
     private final MessageDecoder roundTripOrder = new MessageDecoder(64);
     private final MessageEncoder report = new MessageEncoder();
@@ -78,18 +92,41 @@ public class CodecBenchmark
         framedLength = encodeAndFrameOrder();
         final MessageEncoder streamOrder = new MessageEncoder();
         final MessageWriter streamWriter = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
-        final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
         // numbers of the size a stream of a few million orders reaches
+        streamOrders = fillStream(stream, streamOffsets, streamLengths,
+            (n, framed) -> frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L));
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(20261128);
+        mixedOrders = fillStream(mixed, mixedOffsets, mixedLengths, (n, framed) ->
+        {
+            streamOrder.reset('D').append(11, n).append(21, '1').append(55, SYMBOLS[random.nextInt(SYMBOLS.length)])
+                .append(54, random.nextBoolean() ? '1' : '2').appendTimestamp(60, NOW + n * 1_000L, TimestampPrecision.MILLIS)
+                .append(38, QUANTITIES[random.nextInt(QUANTITIES.length)]).append(40, '2')
+                .appendDecimal(44, 100 + random.nextInt(99_900), 2);
+            return frame(streamOrder, streamWriter, framed, n, NOW + n * 1_000L);
+        });
+    }
+
+    /** Frames one message of a stream (its MsgSeqNum {@code n}) at the start of {@code framed}; returns its length. */
+    private interface StreamFramer
+    {
+        int frame(int n, UnsafeBuffer framed);
+    }
+
+    /** Frames messages back to back into {@code target} until the next would not fit; returns how many. */
+    private static int fillStream(final UnsafeBuffer target, final int[] offsets, final int[] lengths, final StreamFramer framer)
+    {
+        final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
+        int count = 0;
         for (int at = 0, n = 3_000_000; ; n++)
         {
-            final int length = frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L);
+            final int length = framer.frame(n, framed);
             if (at + length > STREAM_BYTES)
             {
-                break;
+                return count;
             }
-            stream.putBytes(at, framed, 0, length);
-            streamOffsets[streamOrders] = at;
-            streamLengths[streamOrders++] = length;
+            target.putBytes(at, framed, 0, length);
+            offsets[count] = at;
+            lengths[count++] = length;
             at += length;
         }
     }
@@ -188,6 +225,15 @@ public class CodecBenchmark
     public int decodeOrder()
     {
         return decoder.decode(out, 0, framedLength) + decoder.fieldCount();
+    }
+
+    /** The next order of {@link #mixed}, in turn: a stream whose symbols, quantities and prices vary. */
+    @Benchmark
+    public int decodeMixedOrder()
+    {
+        final int i = nextMixed;
+        nextMixed = i + 1 == mixedOrders ? 0 : i + 1;
+        return decoder.decode(mixed, mixedOffsets[i], mixedLengths[i]) + decoder.fieldCount();
     }
 
     /**

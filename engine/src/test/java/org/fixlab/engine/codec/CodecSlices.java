@@ -11,7 +11,7 @@ public final class CodecSlices
 {
     /** What {@link #nanos} can run: {@link CodecBenchmark}'s methods of the same names. */
     public static final String[] OPERATIONS = {"encodeAndFrameOrder", "encodeAndFrameRoundTripOrder",
-        "encodeAndFrameExecutionReport", "decodeOrder", "decodeStreamOrder", "decodeExecutionReport",
+        "encodeAndFrameExecutionReport", "decodeOrder", "decodeStreamOrder", "decodeMixedOrder", "decodeExecutionReport",
         "encodeAndFrameRoundTripOrderCold", "encodeAndFrameExecutionReportCold", "decodeOrderCold"};
 
     /** The suffix of an operation timed call by call after the caches were cleared (see {@link #evictCaches}). */
@@ -127,6 +127,7 @@ public final class CodecSlices
             case "encodeAndFrameExecutionReport" -> benchmark::encodeAndFrameExecutionReport;
             case "decodeOrder" -> benchmark::decodeOrder;
             case "decodeStreamOrder" -> benchmark::decodeStreamOrder;
+            case "decodeMixedOrder" -> benchmark::decodeMixedOrder;
             case "decodeExecutionReport" -> benchmark::decodeExecutionReport;
             default -> throw unknownOperation(operation);
         };
