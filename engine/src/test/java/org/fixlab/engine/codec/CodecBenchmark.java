@@ -79,8 +79,9 @@ public class CodecBenchmark
     private static final int[] ECHOED = {11, 109, 55, 54, 38, 44, 60};
 
     /**
-     * Frames the order {@link #decodeOrder} splits, the {@link #stream} of them {@link #decodeStreamOrder} splits, and
-     * the ExecutionReport {@link #decodeExecutionReport} splits.
+     * Frames the order {@link #decodeOrder} splits, the {@link #stream} of them {@link #decodeStreamOrder} splits, the
+     * {@link #mixed} orders {@link #decodeMixedOrder} splits, and the ExecutionReport {@link #decodeExecutionReport}
+     * splits.
      */
     @Setup
     public void frameOrders()
@@ -92,7 +93,6 @@ public class CodecBenchmark
         framedLength = encodeAndFrameOrder();
         final MessageEncoder streamOrder = new MessageEncoder();
         final MessageWriter streamWriter = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
-        // numbers of the size a stream of a few million orders reaches
         streamOrders = fillStream(stream, streamOffsets, streamLengths,
             (n, framed) -> frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L));
         final java.util.SplittableRandom random = new java.util.SplittableRandom(20261128);
@@ -117,6 +117,7 @@ public class CodecBenchmark
     {
         final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
         int count = 0;
+        // numbers of the size a stream of a few million orders reaches
         for (int at = 0, n = 3_000_000; ; n++)
         {
             final int length = framer.frame(n, framed);
