@@ -185,21 +185,14 @@ public final class MessageEncoder
         }
     }
 
+    /**
+     * A field whose value is a pre-formatted constant (a TransactTime or an account kept as bytes): summed for the
+     * CheckSum as it is copied, as {@link #append(int, DirectBuffer, int, int)} does. It was stored through Agrona's
+     * checked putBytes and putByte and then read back, the round trip's order's one field that still was.
+     */
     public MessageEncoder append(final int tag, final byte[] value)
     {
-        final int start = bodyLength;
-        try
-        {
-            bodyLength = putTag(body, bodyLength, tag);
-            body.putBytes(bodyLength, value);
-            bodyLength += value.length;
-            body.putByte(bodyLength++, Fix.SOH);
-            return bodyFrom(start);
-        }
-        catch (final IndexOutOfBoundsException ex)
-        {
-            throw bodyFull(start, tag, ex);
-        }
+        return appendCopied(tag, value, RawBytes.ARRAY_BASE, value.length);
     }
 
     /**
@@ -208,13 +201,19 @@ public final class MessageEncoder
      */
     public MessageEncoder append(final int tag, final DirectBuffer src, final int offset, final int length)
     {
+        src.boundsCheck(offset, length); // so that what appendCopied catches is this encoder's buffer being full
+        return appendCopied(tag, src.byteArray(), src.addressOffset() + offset, length);
+    }
+
+    /** "tag=value<SOH>" with {@code length} bytes from memory whose bounds the caller checked. */
+    private MessageEncoder appendCopied(final int tag, final Object fromArray, final long fromAddress, final int length)
+    {
         final int start = bodyLength;
-        src.boundsCheck(offset, length); // so that what the try below catches is this encoder's buffer being full
         try
         {
             final int valueStart = putTag(body, bodyLength, tag);
             body.boundsCheck(valueStart, length + 1);
-            final int valueSum = Checksum.copySummed(src.byteArray(), src.addressOffset() + offset, body.byteArray(),
+            final int valueSum = Checksum.copySummed(fromArray, fromAddress, body.byteArray(),
                 body.addressOffset() + valueStart, length);
             RawBytes.putByte(body.byteArray(), body.addressOffset() + valueStart + length, Fix.SOH);
             bodyLength = valueStart + length + 1;

@@ -77,6 +77,8 @@ public class CodecBenchmark
     private int reportLength;
     /** The order's fields an ExecutionReport repeats, in the bench server's order. */
     private static final int[] ECHOED = {11, 109, 55, 54, 38, 44, 60};
+    /** bench-runner's Orders.TRANSACT_TIME: what its clients write in every round-trip order. */
+    private static final byte[] TRANSACT_TIME = "20261120-23:30:00.123".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /**
      * Frames the order {@link #decodeOrder} splits, the {@link #stream} of them {@link #decodeStreamOrder} splits, the
@@ -132,7 +134,11 @@ public class CodecBenchmark
         }
     }
 
-    /** The stream's order (as bench-runner's fixlab client sends it) built and framed: 1 us apart, so SendingTime moves. */
+    /**
+     * The stream's order built and framed, 1 us apart, so SendingTime moves. Its fields are those bench-runner's fixlab
+     * client sends, with TransactTime formatted from the clock as a production client stamps it; the client itself writes
+     * a constant there, as every product's client does (see {@link #encodeAndFrameRoundTripOrder}).
+     */
     @Benchmark
     public int encodeAndFrameOrder()
     {
@@ -152,7 +158,10 @@ public class CodecBenchmark
         return frame(order, writer, out, seqNum, now);
     }
 
-    /** The round trip's order (as bench-runner's fixlab client sends it: two text fields and a price) built and framed. */
+    /**
+     * The round trip's order as bench-runner's fixlab client sends it, built and framed: two text fields, a price and
+     * TransactTime as a constant of bytes, the one bench-runner's clients all write (Orders.TRANSACT_TIME).
+     */
     @Benchmark
     public int encodeAndFrameRoundTripOrder()
     {
@@ -164,7 +173,7 @@ public class CodecBenchmark
         final int seqNum, final long now)
     {
         order.reset('D').append(11, seqNum).append(21, '1').append(109, "CLIENT1").append(55, "EUR/USD").append(54, '1')
-            .appendTimestamp(60, now, TimestampPrecision.MILLIS).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
+            .append(60, TRANSACT_TIME).append(38, 100).append(40, '2').appendDecimal(44, 11_234, 4);
         return frame(order, writer, out, seqNum, now);
     }
 
