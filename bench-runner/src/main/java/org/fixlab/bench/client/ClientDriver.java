@@ -73,14 +73,14 @@ public final class ClientDriver
         final boolean paced = options.paced();
         final long period = 1_000_000_000L / options.rate;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
-        final Progress progress = new Progress(label(), total, options.quiet);
         final int[] roundEnds = roundEnds(options.warmup, total, MAX_WARMUP_ROUND);
+        final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
         int roundStart = 0;
         otherTasksBefore = readOtherTasks();
         long scheduleStart = System.nanoTime() + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
-        long printedAtStart = progress.printAllocated();
+        progress.startRound(round);
         for (int i = 0; i < total; i++)
         {
             if (i == roundEnds[round])
@@ -91,7 +91,7 @@ public final class ClientDriver
                 otherTasksBefore = readOtherTasks();
                 scheduleStart = System.nanoTime() + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
-                printedAtStart = progress.printAllocated();
+                progress.startRound(round);
             }
             long intended = scheduleStart + (i - roundStart) * period;
             if (paced)
@@ -127,8 +127,9 @@ public final class ClientDriver
             progress.tick(i + 1);
         }
         awaitReplies(total, deadline);
-        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
+        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         otherTasksAfter = readOtherTasks();
+        progress.finish();
     }
 
     /**
@@ -188,7 +189,6 @@ public final class ClientDriver
     public void runStream(final ControlChannel control)
     {
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
-        final Progress progress = new Progress(label(), total, options.quiet);
         // no drain between rounds (the server times the stream itself); the boundary only takes the snapshots, in a
         // branch the warm-up has taken before. WARMUP_ROUNDS rounds, not rounds of MAX_WARMUP_ROUND: each boundary
         // reads every other task's CPU time from /proc (OtherTasks), 300 times in a 3,000,000-order warm-up, and
@@ -196,10 +196,11 @@ public final class ClientDriver
         // stream after it: runs alternating 300 and 5 boundaries, fixlab 3.14M -> 4.33M msg/s by the medians
         // (faster in 9 of 10 pairs), the raw socket 6.94M -> 7.73M (7 of 10)
         final int[] roundEnds = roundEnds(options.warmup, total, Integer.MAX_VALUE);
+        final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
         otherTasksBefore = readOtherTasks();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
-        long printedAtStart = progress.printAllocated();
+        progress.startRound(round);
         for (int i = 0; i < total; i++)
         {
             if (i == roundEnds[round])
@@ -207,7 +208,7 @@ public final class ClientDriver
                 round++;
                 otherTasksBefore = readOtherTasks();
                 allocatedAtStart = ServerRecorder.allocatedBytes();
-                printedAtStart = progress.printAllocated();
+                progress.startRound(round);
             }
             while (!peer.send(i, true))
             {
@@ -219,7 +220,7 @@ public final class ClientDriver
             }
             progress.tick(i + 1);
         }
-        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart - (progress.printAllocated() - printedAtStart);
+        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         control.sendDone();
         while (!control.resultsArriving())
         {
@@ -231,5 +232,6 @@ public final class ClientDriver
             }
         }
         otherTasksAfter = readOtherTasks();
+        progress.finish();
     }
 }
