@@ -7,10 +7,12 @@ package org.fixlab.bench.client;
  * <p>None while measuring, because the first line printed from a compiled loop takes a branch the JIT had never seen
  * taken and had compiled as a trap: taking it sent the loop, with the product's code inlined into it, back to the
  * interpreter while it was compiled again. A fixlab stream's warm-up of 3,000,000 orders ends before the first second,
- * so its first line came in the measured million (at 2.7M to 3.8M of 4M orders in one campaign). JFR showed the trap
- * (jdk.Deoptimization, unstable_if in tick) some 30 ms before the measured window. The window then started in
- * interpreted code: slower tenths, runs refused for a first third at 3.2-4.0M orders a second against 6M in the last,
- * and about 1 KB the JVM allocated on the sending thread meanwhile, in two of thirty runs.
+ * so its first line came in the measured million (at 2.7M to 3.8M of 4M orders in one campaign). In JFR recordings of
+ * thirty such streams (jdk.Deoptimization, and every allocation with TLABs off) the trap came some 30 ms before the
+ * measured window in two of them, and the window started while the loop was compiled again: the JVM allocated 1 to
+ * 3 KB on the sending thread then, which the run reported as 0.001 and 0.003 B/msg. Silenced, none of the next 45 runs
+ * allocated (30 recorded the same way, 15 in a campaign). Whether the recompile also slowed those windows could not be
+ * told apart from the stream's other swings of a third (the raw socket has them too).
  *
  * <p>The measured round is silenced by an addition, not a test: the loop's branches are the ones the warm-up took.
  */
