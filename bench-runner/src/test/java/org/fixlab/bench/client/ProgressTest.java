@@ -47,23 +47,19 @@ class ProgressTest
     @Test
     void aRunWithoutWarmUpIsMeasuredFromItsStartAndQuietPrintsNothing()
     {
-        final List<String> withoutWarmUp = printed(progress ->
-        {
-            progress.startRound(0);
-            pastTheInterval();
-            progress.tick(1024);
-            progress.finish();
-        }, 1, false);
+        final List<String> withoutWarmUp = printed(ProgressTest::firstRoundThenFinish, 1, false);
         assertEquals(1, withoutWarmUp.size(), withoutWarmUp.toString());
         assertTrue(withoutWarmUp.get(0).contains("5,000 / 5,000 messages"), withoutWarmUp.get(0));
 
-        assertEquals(List.of(), printed(progress ->
-        {
-            progress.startRound(0);
-            pastTheInterval();
-            progress.tick(1024);
-            progress.finish();
-        }, 2, true));
+        assertEquals(List.of(), printed(ProgressTest::firstRoundThenFinish, 2, true));
+    }
+
+    private static void firstRoundThenFinish(final Progress progress)
+    {
+        progress.startRound(0);
+        pastTheInterval();
+        progress.tick(1024);
+        progress.finish();
     }
 
     private static void pastTheInterval()
