@@ -45,11 +45,7 @@ public class CodecBenchmark
      * balanced's inboundBufferSize), each with its own MsgSeqNum, ClOrdID and SendingTime, and room after the last,
      * as a connection's buffer has.
      */
-    private final UnsafeBuffer stream = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
-    private final int[] streamOffsets = new int[STREAM_BYTES / 64];
-    private final int[] streamLengths = new int[STREAM_BYTES / 64];
-    private int streamOrders;
-    private int nextInStream;
+    private final FramedStream stream = new FramedStream();
 
     static final int STREAM_BYTES = 256 * 1024;
 
@@ -59,11 +55,7 @@ public class CodecBenchmark
      * between instruments. The split predicts where a value ends from the lengths it saw before (see
      * MessageDecoder.nextSoh); here it guesses wrong on those three, which {@link #decodeStreamOrder} never shows.
      */
-    private final UnsafeBuffer mixed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
-    private final int[] mixedOffsets = new int[STREAM_BYTES / 64];
-    private final int[] mixedLengths = new int[STREAM_BYTES / 64];
-    private int mixedOrders;
-    private int nextMixed;
+    private final FramedStream mixed = new FramedStream();
     private static final String[] SYMBOLS = {"F", "GE", "IBM", "AAPL", "MSFT", "GOOGL", "BRK.B", "T", "KO", "NVDA"};
     private static final int[] QUANTITIES = {100, 200, 500, 1_000, 2_500, 10_000};
 
@@ -95,10 +87,9 @@ public class CodecBenchmark
         framedLength = encodeAndFrameOrder();
         final MessageEncoder streamOrder = new MessageEncoder();
         final MessageWriter streamWriter = new MessageWriter(FixVersion.FIX42, "CLIENT", "SERVER", TimestampPrecision.MILLIS);
-        streamOrders = fillStream(stream, streamOffsets, streamLengths,
-            (n, framed) -> frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L));
+        stream.fill((n, framed) -> frameOrder(streamOrder, streamWriter, framed, n, NOW + n * 1_000L));
         final java.util.SplittableRandom random = new java.util.SplittableRandom(20261128);
-        mixedOrders = fillStream(mixed, mixedOffsets, mixedLengths, (n, framed) ->
+        mixed.fill((n, framed) ->
         {
             streamOrder.reset('D').append(11, n).append(21, '1').append(55, SYMBOLS[random.nextInt(SYMBOLS.length)])
                 .append(54, random.nextBoolean() ? '1' : '2').appendTimestamp(60, NOW + n * 1_000L, TimestampPrecision.MILLIS)
@@ -114,23 +105,40 @@ public class CodecBenchmark
         int frame(int n, UnsafeBuffer framed);
     }
 
-    /** Frames messages back to back into {@code target} until the next would not fit; returns how many. */
-    private static int fillStream(final UnsafeBuffer target, final int[] offsets, final int[] lengths, final StreamFramer framer)
+    /** {@link #STREAM_BYTES} of messages framed back to back, with room after the last, split one after the other in turn. */
+    private static final class FramedStream
     {
-        final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
-        int count = 0;
-        // numbers of the size a stream of a few million orders reaches
-        for (int at = 0, n = 3_000_000; ; n++)
+        private final UnsafeBuffer bytes = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(STREAM_BYTES + 64));
+        private final int[] offsets = new int[STREAM_BYTES / 64];
+        private final int[] lengths = new int[STREAM_BYTES / 64];
+        private int count;
+        private int next;
+
+        /** Frames messages back to back until the next would not fit. */
+        void fill(final StreamFramer framer)
         {
-            final int length = framer.frame(n, framed);
-            if (at + length > STREAM_BYTES)
+            final UnsafeBuffer framed = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
+            // numbers of the size a stream of a few million orders reaches
+            for (int at = 0, n = 3_000_000; ; n++)
             {
-                return count;
+                final int length = framer.frame(n, framed);
+                if (at + length > STREAM_BYTES)
+                {
+                    return;
+                }
+                bytes.putBytes(at, framed, 0, length);
+                offsets[count] = at;
+                lengths[count++] = length;
+                at += length;
             }
-            target.putBytes(at, framed, 0, length);
-            offsets[count] = at;
-            lengths[count++] = length;
-            at += length;
+        }
+
+        /** Splits the next message, the first again after the last. */
+        int decodeNext(final MessageDecoder decoder)
+        {
+            final int i = next;
+            next = i + 1 == count ? 0 : i + 1;
+            return decoder.decode(bytes, offsets[i], lengths[i]) + decoder.fieldCount();
         }
     }
 
@@ -241,9 +249,7 @@ public class CodecBenchmark
     @Benchmark
     public int decodeMixedOrder()
     {
-        final int i = nextMixed;
-        nextMixed = i + 1 == mixedOrders ? 0 : i + 1;
-        return decoder.decode(mixed, mixedOffsets[i], mixedLengths[i]) + decoder.fieldCount();
+        return mixed.decodeNext(decoder);
     }
 
     /**
@@ -263,8 +269,6 @@ public class CodecBenchmark
     @Benchmark
     public int decodeStreamOrder()
     {
-        final int i = nextInStream;
-        nextInStream = i + 1 == streamOrders ? 0 : i + 1;
-        return decoder.decode(stream, streamOffsets[i], streamLengths[i]) + decoder.fieldCount();
+        return stream.decodeNext(decoder);
     }
 }
