@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.agrona.concurrent.IdleStrategy;
 import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.client.Replies;
@@ -40,15 +41,16 @@ class ArtioSlowReceiverTest
         final ArtioClientPeer client = new ArtioClientPeer(settings, Scenario.THROUGHPUT, new Replies(16));
         final AtomicBoolean serverPolled = new AtomicBoolean(true);
         final AtomicBoolean running = new AtomicBoolean(true);
+        // the duty cycle of BenchServer: yield only when a poll found nothing. A yield after every poll (10 fragments)
+        // starved this thread behind Artio's own threads on a loaded machine: with two busy loops beside it, the
+        // client's engine stayed slow for 9.8 and 10.0 s of the 3 s pause, and the second time its 10 s
+        // slowConsumerTimeout ended the session, as in one CI run of seven. With this loop: 2.0-2.2 s
+        final IdleStrategy idle = settings.libraryIdle();
         final Thread serverThread = new Thread(() ->
         {
             while (running.get())
             {
-                if (serverPolled.get())
-                {
-                    server.poll();
-                }
-                Thread.yield();
+                idle.idle(serverPolled.get() ? server.poll() : 0);
             }
         }, "artio-test-server");
         try
