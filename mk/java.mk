@@ -8,6 +8,8 @@ ENGINE_CP = $(ENGINE_JAR):$(shell cat $(ROOT)/engine/target/classpath.txt 2>/dev
 # The engine's classes with its tests and benchmarks, for the benchmarks that are not a Maven test
 ENGINE_TEST_CP = $(ROOT)/engine/target/test-classes:$(ROOT)/engine/target/classes:$$(cat $(ROOT)/engine/target/test-classpath.txt)
 JAVA ?= java
+# What the engine's JVMs open (the root pom's engine.jvm.flags): its mapped store then maps without allocating
+ENGINE_JVM_FLAGS := $(shell sed -n 's:^ *<engine.jvm.flags>\(.*\)</engine.jvm.flags>:\1:p' $(ROOT)/pom.xml)
 PORT ?= 9880
 DEFS ?= $(SHARED)/conformance/fix42
 CONFORMANCE_PORT ?= 9881
@@ -43,7 +45,7 @@ crash-test: maven ## the crash and power-loss tests with their long counts
 
 # The conformance acceptor in the foreground: prints its PID and port; Ctrl-C stops it.
 acceptor: build-java ## the conformance acceptor in the foreground on PORT=9880
-	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.ConformanceAcceptor --port $(PORT) --config $(ROOT)/engine/conformance.properties
+	$(JAVA) $(ENGINE_JVM_FLAGS) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.ConformanceAcceptor --port $(PORT) --config $(ROOT)/engine/conformance.properties
 
 # Build, start the acceptor, run the suite on DEFS, stop the acceptor; non-zero on any failure.
 conformance: build-java ## run the FIX conformance scripts in DEFS= against the acceptor
@@ -57,14 +59,14 @@ conformance-test: ## the FIX.4.2 conformance suite of ../shared, as make test ru
 
 # A short demo: acceptor and initiator exchanging orders on loopback, one summary line.
 demo: build-java ## an acceptor and an initiator exchanging orders, one summary line
-	$(JAVA) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
+	$(JAVA) $(ENGINE_JVM_FLAGS) -cp "$(ENGINE_CP)" org.fixlab.engine.tools.Demo
 
 # Messages per second a session resends from each store when its peer asks for the whole session
 # (engine/src/test/.../session/ResendThroughputBenchmark.java), e.g. make resend-bench RESEND_ARGS='100000 5'
 RESEND_ARGS ?= 100000 5
 resend-bench: maven ## resend throughput per store for a 100,000-message ResendRequest: RESEND_ARGS='messages runs'
 	$(MVN) -pl engine -am -Dmaven.test.skip.exec=true process-test-classes
-	$(JAVA) -cp "$(ENGINE_TEST_CP)" \
+	$(JAVA) $(ENGINE_JVM_FLAGS) -cp "$(ENGINE_TEST_CP)" \
 		org.fixlab.engine.session.ResendThroughputBenchmark $(RESEND_ARGS)
 
 # JMH microbenchmarks of the engine's hot paths (engine/src/test/.../*Benchmark.java), e.g.

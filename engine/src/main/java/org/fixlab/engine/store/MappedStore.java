@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.agrona.DirectBuffer;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A store in one memory-mapped file, {@code <sessionKey>.mapped}: a message is stored with a memory
@@ -40,9 +41,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * not validate and everything after it (a torn write, or pages a power loss never wrote), and moves
  * the next sender seqNum past the highest stored one.
  *
- * <p>Steady state is garbage-free; each window allocates one mapping (the step that maps it), which is why a
- * chunk is large. The price of a large chunk is the step that unmaps a full one: about 3 ms for 64 MiB on a
- * 2-core VM (0.5 ms for 8 MiB), on a duty cycle that had nothing to do. Not thread-safe.
+ * <p>Steady state is garbage-free. Windows are mapped by address ({@link JdkMmap}, {@link MappedRegion}) where the
+ * JVM opens {@code java.base/sun.nio.ch}; elsewhere each window is a {@code FileChannel.map}, whose objects (272 bytes
+ * on Java 17) are the one allocation a window, which is why a chunk is large. The price of a large chunk is the step
+ * that unmaps a full one: about 3 ms for 64 MiB on a 2-core VM (0.5 ms for 8 MiB), on a duty cycle that had nothing
+ * to do. Not thread-safe.
  */
 public final class MappedStore extends PersistentStore
 {
@@ -50,6 +53,9 @@ public final class MappedStore extends PersistentStore
 
     static final int RECORDS_OFFSET = SequenceNumberSlots.LENGTH;
 
+    private static final Logger LOGGER = LoggerFactory.getLogger(MappedStore.class);
+    /** Whether a store has said it cannot map by address: once a process. */
+    private static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
     private static final int MAX_MAPPING_BYTES = Integer.MAX_VALUE;
     private static final int PAGE_BYTES = 4096;
     /**
@@ -79,12 +85,13 @@ public final class MappedStore extends PersistentStore
     private final UnsafeBuffer window = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer next = new UnsafeBuffer(0, 0);
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(STEP_BYTES);
-    private MappedByteBuffer slotsMapping;
-    private MappedByteBuffer windowMapping;
-    /** The window to move on to, or null until a step maps it. */
-    private MappedByteBuffer nextMapping;
+    private final MappedRegion slotsRegion;
+    /** The window's mapping, which {@link #window} views. */
+    private MappedRegion windowRegion;
+    /** The window to move on to, which {@link #next} views: not mapped until a step maps it. */
+    private MappedRegion nextRegion;
     /** The window moved away from, unmapped by the next step. */
-    private MappedByteBuffer retiredMapping;
+    private MappedRegion retiredRegion;
     /** The file position of the window's first byte. */
     private long windowStart;
     private long nextStart;
@@ -123,6 +130,17 @@ public final class MappedStore extends PersistentStore
         overlapBytes = Math.min(MAX_OVERLAP_BYTES, chunkBytes / 4);
         channel = new ReopeningFileChannel(file);
         reader = new FileRecordReader(channel, crc);
+        final boolean byAddress = options.mapByAddress() && null == JdkMmap.UNAVAILABLE;
+        if (options.mapByAddress() && !byAddress && !FALLBACK_LOGGED.getAndSet(true))
+        {
+            LOGGER.info("mapped stores map each window with FileChannel.map, about 270 bytes of garbage a window " +
+                "({} bytes of messages), as the JVM does not let them map by address: {}. Run it with " +
+                "--add-opens java.base/sun.nio.ch=ALL-UNNAMED for none", chunkBytes, JdkMmap.UNAVAILABLE);
+        }
+        slotsRegion = new MappedRegion(channel, byAddress);
+        windowRegion = new MappedRegion(channel, byAddress);
+        nextRegion = new MappedRegion(channel, byAddress);
+        retiredRegion = new MappedRegion(channel, byAddress);
     }
 
     /** Opens, or creates, the session's file in {@code dir} and recovers its content. */
@@ -146,7 +164,7 @@ public final class MappedStore extends PersistentStore
         indexSent(seqNum, dataEnd);
         if (sync.onWrite())
         {
-            windowMapping.force(at, recordLength);
+            windowRegion.force(at, recordLength);
             sync.onForced(0);
             forced();
         }
@@ -184,14 +202,14 @@ public final class MappedStore extends PersistentStore
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
         writeSeqNums();
-        slotsMapping.force();
+        slotsRegion.force();
         forced();
     }
 
     @Override
     void recover()
     {
-        slotsMapping = map(0, RECORDS_OFFSET, slots);
+        map(slotsRegion, 0, RECORDS_OFFSET, slots);
         seqNums.load(slots, 0, crc, file.toString());
 
         dataEnd = indexRecords(reader, RECORDS_OFFSET, channel.size());
@@ -216,19 +234,22 @@ public final class MappedStore extends PersistentStore
     {
         if (sync.policy() != SyncPolicy.NONE && unforcedFrom < dataEnd)
         {
-            windowMapping.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
+            windowRegion.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
             unforcedFrom = dataEnd;
             forced();
         }
         // the reader may hold bytes it read from the old window while records were still being added to it
         reader.invalidate();
-        if (nextMapping != null && !stepFailed && dataEnd >= nextStart && dataEnd + recordLength <= nextStart + next.capacity())
+        if (nextRegion.isMapped() && !stepFailed && dataEnd >= nextStart && dataEnd + recordLength <= nextStart + next.capacity())
         {
-            unmap(retiredMapping, null);
-            retiredMapping = windowMapping;
-            windowMapping = nextMapping;
-            nextMapping = null;
-            window.wrap(windowMapping);
+            // the three regions go round: the next becomes the window, the window the retired one, and the retired
+            // one, unmapped, the next
+            retiredRegion.unmap();
+            final MappedRegion free = retiredRegion;
+            retiredRegion = windowRegion;
+            windowRegion = nextRegion;
+            nextRegion = free;
+            windowRegion.wrap(window);
             windowStart = nextStart;
             next.wrap(0, 0);
             // the steps can wait while an eighth of the window fills: idle duty cycles usually take them first
@@ -245,7 +266,7 @@ public final class MappedStore extends PersistentStore
     private void mapWindow(final int length)
     {
         windowStart = dataEnd;
-        windowMapping = map(windowStart, length, window);
+        map(windowRegion, windowStart, length, window);
         readyPages(window, windowStart, 0, length);
         stepWhenFilledTo = length >> 3;
         stepFailed = false;
@@ -257,16 +278,15 @@ public final class MappedStore extends PersistentStore
      */
     private void prepareStep()
     {
-        if (retiredMapping != null)
+        if (retiredRegion.isMapped())
         {
-            unmap(retiredMapping, null);
-            retiredMapping = null;
+            retiredRegion.unmap();
         }
-        else if (nextMapping == null)
+        else if (!nextRegion.isMapped())
         {
             final long windowEnd = windowStart + window.capacity();
             nextStart = windowEnd - overlapBytes;
-            nextMapping = map(nextStart, chunkBytes, next);
+            map(nextRegion, nextStart, chunkBytes, next);
             // the pages up to the current window's end are the current window's, where records are still written
             nextReadyUpTo = (int)(firstPageAtOrAfter(windowEnd) - nextStart);
             stepWhenFilledTo = Math.min(stepWhenFilledTo, fillMatching(nextReadyUpTo));
@@ -285,7 +305,7 @@ public final class MappedStore extends PersistentStore
     @Override
     void prepareAhead()
     {
-        if (windowMapping != null && !stepFailed && !nextWindowReady())
+        if (windowRegion.isMapped() && !stepFailed && !nextWindowReady())
         {
             try
             {
@@ -353,18 +373,17 @@ public final class MappedStore extends PersistentStore
     /** Whether the next window is mapped, all its own pages readied, and the last one unmapped. */
     boolean nextWindowReady()
     {
-        return retiredMapping == null && nextMapping != null && nextReadyUpTo >= next.capacity();
+        return !retiredRegion.isMapped() && nextRegion.isMapped() && nextReadyUpTo >= next.capacity();
     }
 
     /** Unmaps the current window, the next and the retired one. */
     private void releaseWindows()
     {
-        unmap(windowMapping, window);
-        windowMapping = null;
-        unmap(nextMapping, next);
-        nextMapping = null;
-        unmap(retiredMapping, null);
-        retiredMapping = null;
+        window.wrap(0, 0);
+        windowRegion.unmap();
+        next.wrap(0, 0);
+        nextRegion.unmap();
+        retiredRegion.unmap();
     }
 
     @Override
@@ -373,7 +392,7 @@ public final class MappedStore extends PersistentStore
         final int slotOffset = seqNums.writeNext(slots, 0, crc);
         if (sync.onWrite())
         {
-            slotsMapping.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
+            slotsRegion.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
             sync.onForced(0);
             forced();
         }
@@ -401,13 +420,13 @@ public final class MappedStore extends PersistentStore
     @Override
     void forceAll()
     {
-        if (null != slotsMapping)
+        if (slotsRegion.isMapped())
         {
-            slotsMapping.force();
+            slotsRegion.force();
         }
-        if (null != windowMapping)
+        if (windowRegion.isMapped())
         {
-            windowMapping.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
+            windowRegion.force((int)(unforcedFrom - windowStart), (int)(dataEnd - unforcedFrom));
             unforcedFrom = dataEnd;
         }
     }
@@ -418,23 +437,22 @@ public final class MappedStore extends PersistentStore
         try (channel)
         {
             releaseWindows();
-            unmap(slotsMapping, slots);
-        }
-        finally
-        {
-            slotsMapping = null;
+            slots.wrap(0, 0);
+            slotsRegion.unmap();
         }
     }
 
-    /** Maps {@code length} bytes of the file from {@code position} into {@code buffer}, extending the file if it is shorter. */
-    private MappedByteBuffer map(final long position, final int length, final UnsafeBuffer buffer)
+    /**
+     * Maps {@code length} bytes of the file from {@code position} with {@code region}, extending the file if it is
+     * shorter, and points {@code view} at them.
+     */
+    private void map(final MappedRegion region, final long position, final int length, final UnsafeBuffer view)
     {
         try
         {
-            final MappedByteBuffer mapping = channel.map(position, length);
-            buffer.wrap(mapping);
+            region.map(position, length);
+            region.wrap(view);
             mappingsMade++;
-            return mapping;
         }
         catch (final UncheckedIOException ex)
         {
@@ -456,18 +474,6 @@ public final class MappedStore extends PersistentStore
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot resize " + file + " to " + length + " bytes", ex);
-        }
-    }
-
-    private static void unmap(final MappedByteBuffer mapping, final UnsafeBuffer buffer)
-    {
-        if (null != mapping)
-        {
-            if (null != buffer)
-            {
-                buffer.wrap(0, 0);
-            }
-            IoUtil.unmap(mapping);
         }
     }
 }

@@ -52,11 +52,14 @@ final class ReopeningFileChannel implements AutoCloseable
 
     private final Path path;
     private FileChannel channel;
-    private int mapLength;
+    private long mapLength;
+    /** Whether {@link #mapRegion} maps with {@link JdkMmap} (into {@link #mappedAddress}) or FileChannel.map (into {@link #mapped}). */
+    private boolean mapByAddress;
     private MappedByteBuffer mapped;
+    private long mappedAddress;
 
     /**
-     * Maps the region {@link #map} asks for into {@link #mapped}, first growing the file to hold it (mapping past
+     * Maps the region {@link #map} or {@link #mapPages} asks for, first growing the file to hold it (mapping past
      * the end is unspecified) by writing its last byte: the bytes between read as zeros. The file's own channel
      * does it, where a RandomAccessFile opened for each window cost a file descriptor, its system calls and 0.6 KB
      * of garbage.
@@ -72,7 +75,14 @@ final class ReopeningFileChannel implements AutoCloseable
                 channel.write(lastByte, end - 1);
             }
         }
-        mapped = channel.map(FileChannel.MapMode.READ_WRITE, position, mapLength);
+        if (mapByAddress)
+        {
+            mappedAddress = JdkMmap.map(channel, position, mapLength);
+        }
+        else
+        {
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, position, mapLength);
+        }
         return 0;
     };
     private final ByteBuffer zeroByte = ByteBuffer.allocateDirect(1);
@@ -113,10 +123,32 @@ final class ReopeningFileChannel implements AutoCloseable
     MappedByteBuffer map(final long position, final int length)
     {
         mapLength = length;
+        mapByAddress = false;
         run(mapRegion, "map", zeroByte, position);
         final MappedByteBuffer mapping = mapped;
         mapped = null;
         return mapping;
+    }
+
+    /**
+     * As {@link #map}, with {@link JdkMmap} when it is available: no object for the mapping, which
+     * {@link #unmapPages} undoes.
+     *
+     * @param pagePosition a multiple of the page size.
+     * @return the address of the byte at {@code pagePosition}.
+     */
+    long mapPages(final long pagePosition, final long length)
+    {
+        mapLength = length;
+        mapByAddress = true;
+        run(mapRegion, "map", zeroByte, pagePosition);
+        return mappedAddress;
+    }
+
+    /** Unmaps what {@link #mapPages} mapped. */
+    void unmapPages(final long address, final long length)
+    {
+        JdkMmap.unmap(channel, address, length);
     }
 
     /** Forces file content (and the size, which reading it back needs) to the storage device. */

@@ -22,6 +22,7 @@ public final class StoreOptions
     private int memoryCapacityBytes = DEFAULT_MEMORY_CAPACITY_BYTES;
     private int mappedChunkBytes = DEFAULT_MAPPED_CHUNK_BYTES;
     private int indexCapacity = DEFAULT_INDEX_CAPACITY;
+    private boolean mapByAddress = true;
     private ForceListener forceListener = ForceListener.NONE;
 
     /** File and mapped stores: when writes are forced to the device. */
@@ -73,6 +74,22 @@ public final class StoreOptions
     }
 
     /**
+     * Mapped store: map its windows with the JDK's own mmap, which allocates nothing, where the JVM lets it
+     * ({@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED}, on Linux); true by default. Without it, or with false,
+     * each window is a {@code FileChannel.map}, which allocates about 270 bytes (one window per chunk).
+     */
+    public StoreOptions mapByAddress(final boolean mapByAddress)
+    {
+        this.mapByAddress = mapByAddress;
+        return this;
+    }
+
+    public boolean mapByAddress()
+    {
+        return mapByAddress;
+    }
+
+    /**
      * File and mapped stores: a power of two; the index doubles whenever the stored sequence numbers
      * outgrow it. Set it above the messages a session stores between resets to never allocate.
      */
@@ -104,6 +121,6 @@ public final class StoreOptions
     {
         return "StoreOptions{syncPolicy=" + syncPolicy + ", syncIntervalNanos=" + syncIntervalNanos +
             ", memoryCapacityBytes=" + memoryCapacityBytes + ", mappedChunkBytes=" + mappedChunkBytes +
-            ", indexCapacity=" + indexCapacity + '}';
+            ", mapByAddress=" + mapByAddress + ", indexCapacity=" + indexCapacity + '}';
     }
 }

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.fixlab.engine.ChildJvm;
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.codec.Fix;
 import org.fixlab.engine.codec.FixVersion;
@@ -145,9 +146,9 @@ class AcceptorCrashTest
     private Process startAcceptor(final StoreType storeType, final Path store, final int port, final Path errors,
         final Session initiator) throws IOException
     {
-        final Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        final Process child = new ProcessBuilder(ChildJvm.command(
             "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-            CrashAcceptor.class.getName(), storeType.name(), store.toString(), String.valueOf(port))
+            CrashAcceptor.class.getName(), storeType.name(), store.toString(), String.valueOf(port)))
             .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
             .start();
         final String ready = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII)).readLine();

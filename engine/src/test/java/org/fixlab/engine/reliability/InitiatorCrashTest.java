@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.fixlab.engine.ChildJvm;
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
@@ -211,9 +212,9 @@ class InitiatorCrashTest
     private Child startInitiator(final StoreType storeType, final Path store, final int port, final int run, final boolean drain,
         final Path errors, final Session acceptor) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        final List<String> command = ChildJvm.command(
             "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-            CrashInitiator.class.getName(), storeType.name(), store.toString(), String.valueOf(port), String.valueOf(run)));
+            CrashInitiator.class.getName(), storeType.name(), store.toString(), String.valueOf(port), String.valueOf(run));
         if (drain)
         {
             command.add("drain");

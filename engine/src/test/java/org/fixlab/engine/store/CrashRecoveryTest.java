@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
+import org.fixlab.engine.ChildJvm;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -63,11 +64,10 @@ class CrashRecoveryTest
     private int runAndKill(final StoreKind kind, final int millisAfterOpen) throws IOException, InterruptedException
     {
         final Path errors = dir.resolve("child-errors.txt");
-        final Process child = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        final Process child = new ProcessBuilder(ChildJvm.command(
             "-Xmx128m", "-XX:TieredStopAtLevel=1",
             "-cp", System.getProperty("java.class.path"),
-            CrashingWriter.class.getName(), kind.name(), dir.toString())
+            CrashingWriter.class.getName(), kind.name(), dir.toString()))
             .redirectError(errors.toFile())
             .start();
         try
@@ -77,7 +77,9 @@ class CrashRecoveryTest
             assertNotNull(opened, () -> "the writer died before opening the store: " + read(errors));
             Thread.sleep(millisAfterOpen);
             assertTrue(child.isAlive(), () -> "the writer stopped by itself: " + read(errors));
-            return Integer.parseInt(opened.substring(CrashingWriter.OPENED.length() + 1));
+            final String[] words = opened.split(" ");
+            assertEquals("true", words[2], "the writer should map by address, as ChildJvm's flags let it");
+            return Integer.parseInt(words[1]);
         }
         finally
         {

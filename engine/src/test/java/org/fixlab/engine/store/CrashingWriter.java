@@ -23,7 +23,8 @@ public final class CrashingWriter
     {
         final StoreKind kind = StoreKind.valueOf(args[0]);
         final MessageStore store = kind.open(Path.of(args[1]));
-        System.out.println(OPENED + ' ' + store.nextSenderSeqNum());
+        // and whether a mapped store can map by address (the JVM opened for it, as the engine is deployed)
+        System.out.println(OPENED + ' ' + store.nextSenderSeqNum() + ' ' + (null == JdkMmap.UNAVAILABLE));
         System.out.flush();
         for (int seqNum = store.nextSenderSeqNum(); ; seqNum++)
         {

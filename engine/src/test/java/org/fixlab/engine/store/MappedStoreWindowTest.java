@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.fixlab.engine.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -251,8 +252,9 @@ class MappedStoreWindowTest
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit");
         final Path errors = dir.resolve("child-errors.txt");
         // 3 MiB: the first window, two more mapped ahead, and not the fourth
-        final Process child = new ProcessBuilder("/bin/bash", "-c", "ulimit -f 3072 && exec \"$0\" -Xmx128m -cp \"$1\" \"$2\" \"$3\"",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"),
+        final Process child = new ProcessBuilder("/bin/bash", "-c",
+            "ulimit -f 3072 && exec \"$0\" " + String.join(" ", ChildJvm.engineFlags()) + " -Xmx128m -cp \"$1\" \"$2\" \"$3\"",
+            ChildJvm.executable(), System.getProperty("java.class.path"),
             FileLimitWriter.class.getName(), dir.toString())
             .redirectError(errors.toFile())
             .start();
