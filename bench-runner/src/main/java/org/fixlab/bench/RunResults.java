@@ -60,7 +60,11 @@ final class RunResults
         final double messages = options.messages;
         results.put("allocated_bytes_per_message", driver.allocatedBytes < 0 ? null : round(driver.allocatedBytes / messages));
         final long[] allocated = server.get("allocated");
-        results.put("server_allocated_bytes_per_message", allocated == null || allocated[0] < 0 ? null : round(allocated[0] / (double)allocated[1]));
+        final boolean serverCounted = allocated != null && allocated[0] >= 0;
+        results.put("server_allocated_bytes_per_message", serverCounted ? round(allocated[0] / (double)allocated[1]) : null);
+        // the totals too: at three decimals a million messages round anything under 500 bytes to 0.000
+        results.put("allocated_bytes", driver.allocatedBytes < 0 ? null : driver.allocatedBytes);
+        results.put("server_allocated_bytes", serverCounted ? allocated[0] : null);
         results.put("allocation_scope", "ThreadMXBean#getThreadAllocatedBytes over the measured messages: client = the benchmark thread "
             + "(sends, and for polled products receives); server = the thread running the application callbacks");
         return results;

@@ -77,6 +77,11 @@ final class RunFolderAssertions
             assertEquals(messages, manifest.at("/results/samples").asLong());
             assertTrue(manifest.at("/results/p99_ns").asLong() >= manifest.at("/results/p50_ns").asLong());
         }
+        // what the client's thread allocated over the measured messages, in bytes and per message (rounded)
+        final JsonNode allocated = manifest.at("/results/allocated_bytes");
+        assertTrue(allocated.isIntegralNumber() && allocated.asLong() >= 0, run + ": allocated_bytes " + allocated);
+        assertEquals(Math.round(allocated.asLong() * 1000.0 / messages) / 1000.0,
+            manifest.at("/results/allocated_bytes_per_message").asDouble(), 1e-9, run + ": per message, rounded");
         // on Linux, the host's other tasks over the measured window: the client's host is hosts/1
         final JsonNode others = manifest.at("/hardware/hosts/1/other_tasks");
         if (Files.isReadable(Path.of("/proc/self/schedstat")))
