@@ -13,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * keeps three for its windows (the current one, the next, the one moved away from) and passes them round, and reads
  * and writes them through {@link UnsafeBuffer} views it {@link #wrap}s on them. With {@link JdkMmap} available a
  * mapping is an address and a length, and mapping allocates nothing; without it, a {@link MappedByteBuffer} from
- * {@code FileChannel.map}, which allocates its objects.
+ * {@code FileChannel.map}, which allocates its objects. A mapping by address has no cleaner to unmap it once
+ * unreachable: the store unmaps it when it moves on or closes, else the process's exit does.
  */
 final class MappedRegion
 {
