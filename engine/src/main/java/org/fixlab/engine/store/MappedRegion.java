@@ -22,11 +22,11 @@ final class MappedRegion
 
     private final ReopeningFileChannel channel;
     private final boolean byAddress;
+    /** By address: the mapping's bytes, a view {@link JdkMmap#pointView pointed} at them; a direct buffer is what the store's CRC32C reads. */
+    private final ByteBuffer pages;
     /** By address: the first mapped page and the bytes mapped from it (the region, and what precedes it in its page). */
     private long pagesAddress;
     private long pagesLength;
-    /** By address: the mapping's bytes, a view {@link JdkMmap#pointView pointed} at them; a direct buffer is what the store's CRC32C reads. */
-    private final ByteBuffer pages;
     /** Not by address: the JDK's mapping. */
     private MappedByteBuffer mapping;
     private int length;
