@@ -379,10 +379,8 @@ public final class MappedStore extends PersistentStore
     /** Unmaps the current window, the next and the retired one. */
     private void releaseWindows()
     {
-        window.wrap(0, 0);
-        windowRegion.unmap();
-        next.wrap(0, 0);
-        nextRegion.unmap();
+        unmap(windowRegion, window);
+        unmap(nextRegion, next);
         retiredRegion.unmap();
     }
 
@@ -437,8 +435,7 @@ public final class MappedStore extends PersistentStore
         try (channel)
         {
             releaseWindows();
-            slots.wrap(0, 0);
-            slotsRegion.unmap();
+            unmap(slotsRegion, slots);
         }
     }
 
@@ -459,6 +456,13 @@ public final class MappedStore extends PersistentStore
             throw new UncheckedIOException("cannot map " + length + " bytes of " + file + " at " + position +
                 ": check free disk space", ex.getCause());
         }
+    }
+
+    /** Unmaps {@code region}, emptying {@code view} on it first: nothing may reach its pages once they are gone. */
+    private static void unmap(final MappedRegion region, final UnsafeBuffer view)
+    {
+        view.wrap(0, 0);
+        region.unmap();
     }
 
     private void resize(final long length, final boolean force)

@@ -53,37 +53,22 @@ final class ReopeningFileChannel implements AutoCloseable
     private final Path path;
     private FileChannel channel;
     private long mapLength;
-    /** Whether {@link #mapRegion} maps with {@link JdkMmap} (into {@link #mappedAddress}) or FileChannel.map (into {@link #mapped}). */
-    private boolean mapByAddress;
     private MappedByteBuffer mapped;
-    private long mappedAddress;
 
     /**
-     * Maps the region {@link #map} or {@link #mapPages} asks for, first growing the file to hold it (mapping past
-     * the end is unspecified) by writing its last byte: the bytes between read as zeros. The file's own channel
-     * does it, where a RandomAccessFile opened for each window cost a file descriptor, its system calls and 0.6 KB
-     * of garbage.
+     * Maps the region {@link #map} asks for into {@link #mapped}, first growing the file to hold it ({@link #grow}).
      */
     private final Operation mapRegion = (channel, lastByte, position) ->
     {
-        final long end = position + mapLength;
-        if (channel.size() < end)
-        {
-            lastByte.clear();
-            while (lastByte.hasRemaining())
-            {
-                channel.write(lastByte, end - 1);
-            }
-        }
-        if (mapByAddress)
-        {
-            mappedAddress = JdkMmap.map(channel, position, mapLength);
-        }
-        else
-        {
-            mapped = channel.map(FileChannel.MapMode.READ_WRITE, position, mapLength);
-        }
+        grow(channel, lastByte, position + mapLength);
+        mapped = channel.map(FileChannel.MapMode.READ_WRITE, position, mapLength);
         return 0;
+    };
+    /** As {@link #mapRegion} for {@link #mapPages}: returns the mapping's address. */
+    private final Operation mapPagesRegion = (channel, lastByte, position) ->
+    {
+        grow(channel, lastByte, position + mapLength);
+        return JdkMmap.map(channel, position, mapLength);
     };
     private final ByteBuffer zeroByte = ByteBuffer.allocateDirect(1);
 
@@ -123,7 +108,6 @@ final class ReopeningFileChannel implements AutoCloseable
     MappedByteBuffer map(final long position, final int length)
     {
         mapLength = length;
-        mapByAddress = false;
         run(mapRegion, "map", zeroByte, position);
         final MappedByteBuffer mapping = mapped;
         mapped = null;
@@ -140,9 +124,7 @@ final class ReopeningFileChannel implements AutoCloseable
     long mapPages(final long pagePosition, final long length)
     {
         mapLength = length;
-        mapByAddress = true;
-        run(mapRegion, "map", zeroByte, pagePosition);
-        return mappedAddress;
+        return run(mapPagesRegion, "map", zeroByte, pagePosition);
     }
 
     /** Unmaps what {@link #mapPages} mapped. */
@@ -155,6 +137,23 @@ final class ReopeningFileChannel implements AutoCloseable
     void force()
     {
         run(FORCE, "force", null, 0);
+    }
+
+    /**
+     * Grows the file to {@code end} bytes, if it is shorter, by writing its last byte: mapping past the end is
+     * unspecified, and the bytes between read as zeros. The file's own channel does it, where a RandomAccessFile
+     * opened for each window cost a file descriptor, its system calls and 0.6 KB of garbage.
+     */
+    private static void grow(final FileChannel channel, final ByteBuffer lastByte, final long end) throws IOException
+    {
+        if (channel.size() < end)
+        {
+            lastByte.clear();
+            while (lastByte.hasRemaining())
+            {
+                channel.write(lastByte, end - 1);
+            }
+        }
     }
 
     @Override
