@@ -11,7 +11,7 @@ import pytest
 from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
-from fixlab_pipelines.render.queries import configurations
+from fixlab_pipelines.render.queries import allocation_text, configurations
 from fixlab_pipelines.steady import CPU_DISTANCE_BOUND, OTHER_TASKS_BOUND, PACED_TAIL_SHARE
 from fixlab_pipelines.storage import export_csv, sha256_of
 from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
@@ -168,6 +168,11 @@ MANIFEST_BREAKS = [
     (lambda d: d.update(run_id="another-run"), "manifest-run-id"),
     (lambda d: d.update(repetition=4), "manifest-repetition"),
     (lambda d: d.update(started_at="2026-11-15 10:00"), "manifest-type"),
+    (lambda d: d["results"].update(allocated_bytes_per_message="0"), "manifest-type"),  # optional, a number
+    (lambda d: d["results"].update(allocated_bytes=-1, allocated_bytes_per_message=0.0), "manifest-type"),
+    (lambda d: d["results"].update(server_allocated_bytes=1.5), "manifest-type"),
+    (lambda d: d["results"].update(allocated_bytes=3000, allocated_bytes_per_message=0.0), "results-allocation"),
+    (lambda d: d["results"].update(allocated_bytes=None, allocated_bytes_per_message=1.5), "results-allocation"),
     (lambda d: d["results"].update(samples=1999), "sample-count"),
     (lambda d: d["results"].update(max_ns=1), "results-mismatch"),
 ]
@@ -235,6 +240,64 @@ def test_a_configuration_says_what_it_encrypted_with(runs: Path, tmp_path: Path)
     assert tls.pop("optimized-tls") == "TLSv1.3 TLS_AES_128_GCM_SHA256"
     assert tls.pop("older-tls") == "on (suite not recorded: a runner of 0.2.0 or before)"
     assert set(tls.values()) == {"off"}, tls
+
+
+def _results(**keys):
+    """A change that adds keys to a run's results."""
+    return lambda d: d["results"].update(keys)
+
+
+def test_a_runs_allocation_is_checked_and_kept(runs: Path, tmp_path: Path) -> None:
+    folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
+    messages = json.loads((folder / "manifest.json").read_text())["workload"]["messages"]
+    _edit_manifest(folder / "manifest.json", _results(allocated_bytes_per_message=round(304 / messages, 3),
+                                                      allocated_bytes=304, server_allocated_bytes_per_message=None,
+                                                      server_allocated_bytes=None))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, folder) == "ingested"
+    assert con.execute("SELECT results->>'$.allocated_bytes', results->>'$.server_allocated_bytes' FROM runs"
+                       ).fetchone() == ("304", None)
+
+
+def test_a_configuration_says_what_its_runs_allocated_a_message(runs: Path, tmp_path: Path) -> None:
+    """The most of any run, a side; 0 B only where every run that counted gave an exact total of nothing."""
+    nothing = {"allocated_bytes_per_message": 0.0, "allocated_bytes": 0}
+    changes = {
+        "rtt-echo.paced.fixlab.balanced.r1": _results(**nothing, server_allocated_bytes_per_message=0.0,
+                                                      server_allocated_bytes=0),
+        # a runner of 0.2.0 or before: the per-message figure alone, whose 0.000 is anything under 0.0005
+        "rtt-echo.paced.fixlab.balanced.r2": _results(**nothing, server_allocated_bytes_per_message=0.0),
+        "rtt-echo.paced.fixlab.balanced.r3": _results(**nothing, server_allocated_bytes_per_message=0.0,
+                                                      server_allocated_bytes=0),
+        "rtt-echo.closed-loop.fixlab.optimized.r1": _results(allocated_bytes_per_message=0.002,
+                                                             server_allocated_bytes_per_message=0.0),
+        "rtt-echo.closed-loop.fixlab.optimized.r2": _results(allocated_bytes_per_message=2414.068,
+                                                             server_allocated_bytes_per_message=None),
+        "rtt-echo.closed-loop.fixlab.optimized.r3": _results(allocated_bytes_per_message=0.0),
+    }
+    for name, change in changes.items():
+        _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json", change)
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [runs / HEAD_CAMPAIGN])
+    allocated = {(c["product"], c["configuration"]): (c["client_allocated"], c["server_allocated"])
+                 for c in configurations(con, HEAD_CAMPAIGN)}
+    assert allocated.pop(("fixlab", "balanced")) == ("0 B", "< 0.0005 B")
+    # optimized's other 21 runs (paced, stream, the internal points, conversion) counted nothing
+    assert allocated.pop(("fixlab", "optimized")) == ("2,414 B (3 of 24 runs)", "< 0.0005 B (1 of 24 runs)")
+    assert set(allocated.values()) == {("not counted", "not counted")}, allocated
+
+
+@pytest.mark.parametrize(("most", "counted", "runs", "none", "text"), [
+    (0.002, 3, 3, False, "0.002 B"),
+    (12.5, 3, 3, False, "12.5 B"),
+    (99.9996, 1, 1, False, "100 B"),
+    (4771.199, 2, 3, False, "4,771 B (2 of 3 runs)"),
+    (0.0, 3, 3, True, "0 B"),
+    (0.0, 3, 3, False, "< 0.0005 B"),
+    (None, 0, 3, None, "not counted"),
+])
+def test_an_allocation_reads_as_bytes_a_message(most, counted: int, runs: int, none, text: str) -> None:
+    assert allocation_text(most, counted, runs, none) == text
 
 
 def _cpus(before_ns: int | None, after_ns: int | None):

@@ -360,6 +360,15 @@ def test_the_configurations_table_says_whether_each_one_encrypted(portal: Portal
     assert row.count("| off ") == header.count("|") - 2, (header, row)
 
 
+def test_the_configurations_table_says_what_each_one_allocated_a_message(portal: PortalSite):
+    """The sample runs counted no allocation, and each cell says so (the query's cases: test_ingest)."""
+    page = (portal.docs / "results" / "0.1.0.md").read_text(encoding="utf-8")
+    header = next(line for line in page.splitlines() if line.startswith("| Setting |"))
+    row = next(line for line in page.splitlines() if line.startswith("| Allocated per message, most in any run"))
+    assert row.count("| not counted / not counted ") == header.count("|") - 2, (header, row)
+    assert "*Allocated per message* is what the benchmark's threads took from the Java heap" in page
+
+
 def test_the_runs_that_are_not_steady_are_a_list_in_their_warning():
     """Each run and its reason is an item of its own, not one paragraph of a dozen runs with dashes between."""
     import markdown

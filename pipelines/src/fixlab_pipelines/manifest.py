@@ -67,6 +67,14 @@ def _optional_pos_int(v: Any) -> bool:
     return v is None or _pos_int(v)
 
 
+def _optional_number(v: Any) -> bool:
+    return v is None or _number(v)
+
+
+def _optional_nonneg_int(v: Any) -> bool:
+    return v is None or _nonneg_int(v)
+
+
 def _cpu_pair(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(_nonneg_int(x) and x < 2**31 for x in v) and v[0] != v[1]
 
@@ -83,6 +91,7 @@ CHECK_NAMES = {
     _name: inputs.NAME_RULE, _bool: "true or false",
     _timestamp: "an ISO 8601 UTC timestamp like 2026-11-20T23:30:00.123Z",
     _str_list: "a list of strings", _optional_pos_int: "a positive integer or null",
+    _optional_number: "a non-negative number or null", _optional_nonneg_int: "a non-negative integer or null",
     _cpu_pair: "a list of two different CPU numbers",
     _busiest: 'a list of at most 10 objects {"task": a non-empty string, "cpu_ns": a non-negative integer}',
 }
@@ -135,9 +144,17 @@ SPEC: dict[str, Any] = {
 }
 SPEC_V2: dict[str, Any] = {**SPEC, "harness": {"commit": _name}}
 
+# What the benchmark's threads allocated over the measured messages (bench-runner RunResults): per message at three
+# decimals, and the exact totals from runners after 0.2.0; null where the runner could not count them.
+ALLOCATION_RESULTS = {
+    "allocated_bytes_per_message": OptionalKey(_optional_number),
+    "server_allocated_bytes_per_message": OptionalKey(_optional_number),
+    "allocated_bytes": OptionalKey(_optional_nonneg_int),
+    "server_allocated_bytes": OptionalKey(_optional_nonneg_int),
+}
 LATENCY_RESULTS = {"samples": _nonneg_int, "min_ns": _nonneg_int, "max_ns": _nonneg_int,
-                   "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int}
-THROUGHPUT_RESULTS = {"messages": _nonneg_int, "messages_per_second": _number}
+                   "mean_ns": _number, "p50_ns": _nonneg_int, "p99_ns": _nonneg_int, **ALLOCATION_RESULTS}
+THROUGHPUT_RESULTS = {"messages": _nonneg_int, "messages_per_second": _number, **ALLOCATION_RESULTS}
 
 
 def _parse_time(text: str) -> datetime | None:
@@ -275,3 +292,18 @@ def _check_consistency(m: Manifest) -> None:
         raise m.fail(("hardware", "hosts"), "manifest-hosts", f"host roles repeat: {roles}")
     results_spec = THROUGHPUT_RESULTS if m.kind == "throughput" else LATENCY_RESULTS
     _check(m, d["results"], results_spec, ("results",))
+    _check_client_allocation(m)
+
+
+def _check_client_allocation(m: Manifest) -> None:
+    """The client's per-message figure is its total over workload.messages, rounded to three decimals. (The server
+    divides by the orders between its progress points, which the manifest does not give, so its pair is not checked.)"""
+    results, messages = m.data["results"], m.data["workload"]["messages"]
+    total, per_message = results.get("allocated_bytes"), results.get("allocated_bytes_per_message")
+    if (total is None) != (per_message is None) and "allocated_bytes" in results:
+        raise m.fail(("results", "allocated_bytes"), "results-allocation",
+                     "results.allocated_bytes and allocated_bytes_per_message must both be counted or both be null")
+    if total is not None and per_message is not None and abs(per_message - total / messages) > 0.0005 + 1e-9:
+        raise m.fail(("results", "allocated_bytes_per_message"), "results-allocation",
+                     f"results.allocated_bytes_per_message {per_message} is not allocated_bytes {total} over "
+                     f"{messages} messages ({total / messages:.3f})")

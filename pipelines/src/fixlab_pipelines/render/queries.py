@@ -200,16 +200,44 @@ TLS_SQL = """CASE WHEN tls_cipher_suite IS NOT NULL THEN tls_protocol || ' ' || 
                   ELSE 'off' END"""
 
 
+def _allocation_sql(side: str) -> str:
+    """A side's allocation over a configuration's runs: the most a message in any run, how many runs counted it, and
+    whether each of those gave an exact total of 0 bytes (runners after 0.2.0 give totals; the per-message figure alone
+    has three decimals, so 0.000 is anything under half a byte in a thousand messages)."""
+    prefix = "server_" if side == "server" else ""
+    per_message = f"TRY_CAST(results->>'$.{prefix}allocated_bytes_per_message' AS DOUBLE)"
+    total = f"TRY_CAST(results->>'$.{prefix}allocated_bytes' AS BIGINT)"
+    return (f"max({per_message}) AS {side}_allocated_most, count({per_message}) AS {side}_allocated_runs, "
+            f"bool_and(CASE WHEN {per_message} IS NOT NULL THEN coalesce({total} = 0, false) END) "
+            f"AS {side}_allocated_none")
+
+
+def allocation_text(most: float | None, counted: int, runs: int, none: bool | None) -> str:
+    """What a side allocated a message, the most in any run: bytes, "0 B" only for exact totals of nothing."""
+    if not counted:
+        return "not counted"
+    if most:
+        text = f"{most:,.0f} B" if most >= 100 else f"{most:.3f}".rstrip("0").rstrip(".") + " B"
+    else:
+        text = "0 B" if none else "< 0.0005 B"
+    return text if counted == runs else f"{text} ({counted} of {runs} runs)"
+
+
 def configurations(con: duckdb.DuckDBPyConnection, campaign: str, version: str | None = None) -> list[dict[str, Any]]:
-    """Every distinct effective configuration of a campaign, per product."""
+    """Every distinct effective configuration of a campaign, per product, with what its runs allocated a message."""
     found = rows(
         con,
-        f"""SELECT DISTINCT product, product_label, product_order, configuration, nagle, affinity,
+        f"""SELECT product, product_label, product_order, configuration, nagle, affinity,
                   validate_checksum, validate_garbled, validate_dictionary, storage, queue, idle_strategy,
-                  socket_send_buffer, socket_receive_buffer, {TLS_SQL} AS tls
-           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE {_scope()}""",
+                  socket_send_buffer, socket_receive_buffer, {TLS_SQL} AS tls, count(*) AS runs,
+                  {_allocation_sql("client")}, {_allocation_sql("server")}
+           FROM runs JOIN ({PRODUCTS_SQL}) USING (product) WHERE {_scope()} GROUP BY ALL""",
         _params(campaign, version),
     )
+    for c in found:
+        for side in ("client", "server"):
+            c[f"{side}_allocated"] = allocation_text(
+                c[f"{side}_allocated_most"], c[f"{side}_allocated_runs"], c["runs"], c[f"{side}_allocated_none"])
     return sorted(found, key=lambda c: (c["product_order"], c["product"], c["configuration"]))
 
 
