@@ -161,6 +161,8 @@ MANIFEST_BREAKS = [
      "manifest-type"),
     (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 2**63, "cpu_ns": 1, "busiest": []}),
      "integer-range"),
+    (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1, "busiest": [],
+                                                             "stolen_ns": -10_000_000}), "manifest-type"),
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
@@ -363,10 +365,13 @@ def test_the_campaigns_bound_on_cpu_distance_is_steadys(runs: Path, tmp_path: Pa
     assert _verdicts(con)[STREAM][0] is compared
 
 
-def _others(window_ns: int, cpu_ns: int, busiest: list[dict] | None = None):
-    """A change that records the CPU time the client's host's other tasks took (bench-runner OtherTasks)."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
-        other_tasks={"window_ns": window_ns, "cpu_ns": cpu_ns, "busiest": busiest or []})
+def _others(window_ns: int, cpu_ns: int, busiest: list[dict] | None = None, stolen_ns: int | None = None):
+    """A change that records the CPU time the client's host's other tasks took (bench-runner OtherTasks), and what
+    the hypervisor stole where given (runners after 0.2.0)."""
+    others = {"window_ns": window_ns, "cpu_ns": cpu_ns, "busiest": busiest or []}
+    if stolen_ns is not None:
+        others["stolen_ns"] = stolen_ns
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(other_tasks=others)
 
 
 def test_the_hosts_other_tasks_are_kept_as_columns(runs: Path, tmp_path: Path) -> None:
@@ -435,12 +440,30 @@ def test_the_vms_agent_sets_a_paced_tail_not_a_closed_loop_one(runs: Path, tmp_p
                                       "tokio-rt-worker 8.0 ms, kdamond.0 2.1 ms")
 
 
+def test_a_paced_run_whose_cpus_the_hypervisor_took_is_not_steady(runs: Path, tmp_path: Path) -> None:
+    """campaign i12-s18-rtt40's r3: the guest's tasks quiet (1.2 ms), a 7.5 ms stall all the same."""
+    quiet = [{"task": "kdamond.0", "cpu_ns": 818_851}, {"task": "tokio-rt-worker", "cpu_ns": 199_355}]
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json",
+                   _others(803_742_665, 1_212_046, quiet, stolen_ns=10_000_000))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, CLOSED) / "manifest.json",
+                   _others(803_742_665, 1_212_046, quiet, stolen_ns=0))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, PACED), run_dir(runs, HEAD_CAMPAIGN, CLOSED)])
+    assert con.execute("SELECT run_key, other_tasks_stolen_ns FROM hosts WHERE role = 'client' ORDER BY run_key"
+                       ).fetchall() == [(f"{HEAD_CAMPAIGN}/{CLOSED}", 0), (f"{HEAD_CAMPAIGN}/{PACED}", 10_000_000)]
+    verdicts = _verdicts(con)
+    assert verdicts[CLOSED] == (True, "steady")
+    assert verdicts[PACED][0] is False
+    assert verdicts[PACED][1].startswith("the host's other tasks took 1.2 ms and the hypervisor 10 ms (steal time, "
+                                         "in 10 ms ticks) of the 804 ms the paced run measured (1.39%;")
+
+
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.duckdb"
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
     for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns",
-                   "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest"):
+                   "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest", "other_tasks_stolen_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

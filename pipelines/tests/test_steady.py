@@ -132,3 +132,18 @@ def test_a_paced_tail_is_the_hosts_only_where_no_cpu_was_spare() -> None:
     just_under = {"window_ns": 1_000_000_000, "cpu_ns": 4_999_999, "busiest": []}
     assert steady.assess_paced_tail(just_under, 2) == (True, "steady")
     assert steady.assess_paced_tail(None, 2) == (True, "steady")
+
+
+def test_a_paced_tail_counts_what_the_hypervisor_stole_with_the_other_tasks() -> None:
+    """A quiet guest whose CPUs the host took away for a tick: the threads stood still all the same."""
+    quiet = {"window_ns": 804_000_000, "cpu_ns": 1_200_000, "busiest": [{"task": "kdamond.0", "cpu_ns": 800_000}]}
+    assert steady.assess_paced_tail(quiet, 2) == (True, "steady")  # a runner that did not read the steal time
+    assert steady.assess_paced_tail({**quiet, "stolen_ns": 0}, 2) == (True, "steady")
+    ok, reason = steady.assess_paced_tail({**quiet, "stolen_ns": 10_000_000}, 2)
+    assert not ok
+    assert reason.startswith("the host's other tasks took 1.2 ms and the hypervisor 10 ms (steal time, in 10 ms ticks) "
+                             "of the 804 ms the paced run measured (1.39%; bound for a paced run on 2 CPUs: 0.5%)")
+    # with CPUs to spare, the steal of any CPU is not the benchmark's threads'
+    assert steady.assess_paced_tail({**quiet, "stolen_ns": 10_000_000}, 4) == (True, "steady")
+    # the 5% rule for every run stays the guest's: the steal column counts every CPU of a host of any size
+    assert steady.assess_other_tasks({**quiet, "stolen_ns": 100_000_000})[0]

@@ -110,9 +110,11 @@ HOST_SPEC = {
     # (bench-runner CoreToCoreProbe); null where the runner could not measure it
     "core_to_core": OptionalKey({"cpus": _cpu_pair, "before_ns": _optional_pos_int,
                                  "after_ns": _optional_pos_int}),
-    # the CPU time every task outside the benchmark's processes took while the run measured, and the
-    # busiest of them by name (bench-runner OtherTasks)
-    "other_tasks": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int, "busiest": _busiest}),
+    # the CPU time every task outside the benchmark's processes took while the run measured, the
+    # busiest of them by name, and (runners after 0.2.0) the time the hypervisor took the CPUs
+    # (bench-runner OtherTasks)
+    "other_tasks": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int, "busiest": _busiest,
+                                "stolen_ns": OptionalKey(_nonneg_int)}),
 }
 
 SPEC: dict[str, Any] = {

@@ -103,7 +103,8 @@ CREATE TABLE IF NOT EXISTS hosts (
     core_to_core_after_ns  BIGINT,     -- and just after it (NULL where not measured); see run_verdicts
     other_tasks_window_ns  BIGINT,     -- hardware.hosts[].other_tasks, optional: how long the run measured,
     other_tasks_cpu_ns     BIGINT,     -- the CPU time the host's other tasks took meanwhile,
-    other_tasks_busiest    STRUCT(task VARCHAR, cpu_ns BIGINT)[],  -- and the busiest of them by name
+    other_tasks_busiest    STRUCT(task VARCHAR, cpu_ns BIGINT)[],  -- and the busiest of them by name;
+    other_tasks_stolen_ns  BIGINT,     -- the time the hypervisor took the host's CPUs (/proc/stat's steal, 10 ms ticks)
     PRIMARY KEY (run_key, role)
 );
 -- a database file built before hosts had the column
@@ -114,6 +115,7 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS core_to_core_after_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_busiest STRUCT(task VARCHAR, cpu_ns BIGINT)[];
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_stolen_ns BIGINT;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256

@@ -45,8 +45,10 @@ The rules (the thresholds are the constants below, explained on the methodology 
   waits it out: a share s of the window taken puts about s of the samples behind a stall, so
   from half the 1% a p99 describes, the host's slices are what the p99 measures, not the
   product. On the VM the project measures on, its management agent alone takes 8 ms a second
-  (0.8%), and the paced p99s of the same build then spread from 60 µs to 11 ms. A closed-loop run
-  is not held to it: a stall there delays the one round trip in flight.
+  (0.8%), and the paced p99s of the same build then spread from 60 µs to 11 ms. The time the
+  hypervisor took the CPUs (other_tasks.stolen_ns, runners after 0.2.0) counts with the tasks':
+  no guest task runs then, and the threads stand still all the same. A closed-loop run is not
+  held to it: a stall there delays the one round trip in flight.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
   further apart than the campaign's other runs, so it is not compared with them.
@@ -209,16 +211,20 @@ def assess_other_tasks(other_tasks: dict | None) -> tuple[bool, str]:
 
 
 def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool, str]:
-    """(steady, reason) of a paced run on a host of `logical_cpus`: did the host's other tasks leave its tail alone?"""
+    """(steady, reason) of a paced run on a host of `logical_cpus`: did the host's other tasks, and the hypervisor
+    where the runner read what it stole, leave its tail alone? On at most two CPUs both are the benchmark's, so the
+    time stolen from any CPU stalled the client or the server."""
     if not other_tasks or logical_cpus > 2:
         return True, "steady"
-    window, cpu = other_tasks["window_ns"], other_tasks["cpu_ns"]
-    if cpu >= PACED_TAIL_SHARE * window:
-        return False, (f"the host's other tasks took {cpu / 1e6:,.1f} ms of the {window / 1e6:,.0f} ms the paced run "
-                       f"measured ({cpu / window:.2%}; bound for a paced run on {logical_cpus} CPUs: "
-                       f"{PACED_TAIL_SHARE:.1%}): each of their slices stalled the client or the server, and the "
-                       f"orders due meanwhile are about as large a share of the samples, so the run's tail is the "
-                       f"host's" + _busiest(other_tasks))
+    window, cpu, stolen = other_tasks["window_ns"], other_tasks["cpu_ns"], other_tasks.get("stolen_ns") or 0
+    if cpu + stolen >= PACED_TAIL_SHARE * window:
+        took = f"the host's other tasks took {cpu / 1e6:,.1f} ms"
+        if stolen:
+            took += f" and the hypervisor {stolen / 1e6:,.0f} ms (steal time, in 10 ms ticks)"
+        return False, (f"{took} of the {window / 1e6:,.0f} ms the paced run measured ({(cpu + stolen) / window:.2%}; "
+                       f"bound for a paced run on {logical_cpus} CPUs: {PACED_TAIL_SHARE:.1%}): each of their slices "
+                       f"stalled the client or the server, and the orders due meanwhile are about as large a share of "
+                       f"the samples, so the run's tail is the host's" + _busiest(other_tasks))
     return True, "steady"
 
 

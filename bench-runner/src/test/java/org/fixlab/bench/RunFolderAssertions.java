@@ -89,6 +89,7 @@ final class RunFolderAssertions
             assertTrue(others.get("window_ns").asLong() > 0, others.toString());
             assertTrue(others.get("cpu_ns").asLong() >= 0, others.toString());
             assertTrue(others.get("busiest").size() <= 3, others.toString());
+            assertTrue(others.get("stolen_ns").asLong() >= 0, others.toString());
         }
         try (var siblings = Files.list(run.getParent()))
         {

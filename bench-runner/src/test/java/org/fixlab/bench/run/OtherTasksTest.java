@@ -137,6 +137,43 @@ class OtherTasksTest
     }
 
     @Test
+    void theHostsStolenTimeIsTheStealColumnOfProcStatInTicks() throws Exception
+    {
+        final Path proc = Files.createDirectories(dir.resolve("proc"));
+        final Path task = Files.createDirectories(proc.resolve("42").resolve("task").resolve("42"));
+        Files.writeString(task.resolve("schedstat"), "1000 0 1\n");
+        Files.writeString(task.resolve("comm"), "agent\n");
+        final OtherTasks reader = new OtherTasks(proc, Set.of());
+        Files.writeString(proc.resolve("stat"), "cpu  10 0 20 3000 4 0 5 357 0 0\ncpu0 5 0 10 1500 2 0 3 180 0 0\n");
+        final OtherTasks.Snapshot before = reader.snapshot();
+        Files.writeString(proc.resolve("stat"), "cpu  12 0 21 3100 4 0 5 360 0 0\ncpu0 6 0 10 1550 2 0 3 182 0 0\n");
+        final OtherTasks.Snapshot after = reader.snapshot();
+        assertEquals(3_570_000_000L, before.stolenNanos());
+        assertEquals(30_000_000L, OtherTasks.manifestEntry(before, after).get("stolen_ns"));
+    }
+
+    @Test
+    void noStealColumnIsNoStolenTimeNotZero() throws Exception
+    {
+        Files.writeString(dir.resolve("stat"), "cpu  10 0 20 3000 4 0 5\n"); // a kernel before steal time
+        assertEquals(-1, OtherTasks.stolenNanos(dir.resolve("stat")));
+        assertEquals(-1, OtherTasks.stolenNanos(dir.resolve("missing")));
+        final OtherTasks.Snapshot some = new OtherTasks.Snapshot(1, Map.of(1L, new OtherTasks.Task("x", 1)));
+        assertFalse(OtherTasks.manifestEntry(some, some).containsKey("stolen_ns"));
+    }
+
+    @Test
+    void thisLinuxHostReportsItsStolenTime()
+    {
+        final OtherTasks reader = OtherTasks.forThisHost(-1);
+        assumeTrue(reader != null, "needs Linux's per-task schedstat");
+        final OtherTasks.Snapshot before = reader.snapshot();
+        final OtherTasks.Snapshot after = reader.snapshot();
+        assertTrue(before.stolenNanos() >= 0, "a Linux /proc/stat has the steal column");
+        assertTrue((Long)OtherTasks.manifestEntry(before, after).get("stolen_ns") >= 0);
+    }
+
+    @Test
     void anEmptyReadingIsNotAnEntry()
     {
         final OtherTasks.Snapshot empty = new OtherTasks.Snapshot(0, Map.of());
