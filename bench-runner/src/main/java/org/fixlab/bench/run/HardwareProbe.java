@@ -74,7 +74,7 @@ public final class HardwareProbe
         host.put("kernel", firstNonEmpty(read("/proc/sys/kernel/osrelease").strip(), System.getProperty("os.version")));
         host.put("os", osName());
         host.put("nic", nic(peerAddress));
-        host.put("memory", MemoryBacking.describe(MemoryBacking.VIRTIO_BALLOON_DRIVER));
+        host.put("memory", MemoryBacking.describeThisHost());
         host.put("jdk_vendor", System.getProperty("java.vendor"));
         host.put("jdk_version", System.getProperty("java.version"));
         host.put("jvm_name", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
