@@ -163,6 +163,15 @@ MANIFEST_BREAKS = [
      "integer-range"),
     (lambda d: d["hardware"]["hosts"][1].update(other_tasks={"window_ns": 10, "cpu_ns": 1, "busiest": [],
                                                              "stolen_ns": -10_000_000}), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": -1,
+                                                        "client_longest_ns": 0}), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"over_ns": 1}), "manifest-missing"),
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5}),
+     "manifest-stalls"),  # a total without its longest gap
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "server_ns": 5,
+                                                        "server_longest_ns": 6}), "manifest-stalls"),
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 11,
+                                                        "client_longest_ns": 6}), "manifest-stalls"),
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
@@ -458,12 +467,49 @@ def test_a_paced_run_whose_cpus_the_hypervisor_took_is_not_steady(runs: Path, tm
                                          "in 10 ms ticks) of the 804 ms the paced run measured (1.39%;")
 
 
+def _stalls(client_ns: int, server_ns: int | None):
+    """A change that records how long a paced run's two threads stood still (bench-runner Stalls)."""
+    stalls = {"window_ns": 803_742_665, "over_ns": 20_000, "client_ns": client_ns, "client_longest_ns": client_ns // 2}
+    if server_ns is not None:
+        stalls.update(server_ns=server_ns, server_longest_ns=server_ns)
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(stalls=stalls)
+
+
+def test_a_paced_run_whose_threads_stood_still_is_not_steady_whatever_the_host_saw(runs: Path,
+                                                                                    tmp_path: Path) -> None:
+    """campaign i12-s18-rtt40's r3 again, as its threads would have seen it: the guest quiet, the 7.5 ms stall on
+    the server's thread, which no tick of the steal column need show."""
+    quiet = [{"task": "kdamond.0", "cpu_ns": 818_851}]
+    paced = run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json"
+    _edit_manifest(paced, _others(803_742_665, 1_212_046, quiet, stolen_ns=0))
+    _edit_manifest(paced, _stalls(900_000, 7_500_000))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT stalls_window_ns, stalls_over_ns, stalls_client_ns, stalls_client_longest_ns, "
+                       "stalls_server_ns, stalls_server_longest_ns FROM hosts WHERE role = 'client'").fetchone() == (
+        803_742_665, 20_000, 900_000, 450_000, 7_500_000, 7_500_000)
+    ok, reason = _verdicts(con)[PACED]
+    assert not ok
+    assert reason.startswith("the client's and the server's threads stood still for 8.4 ms of the 804 ms")
+
+
+def test_a_paced_run_whose_threads_kept_still_under_the_bound_is_steady(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _stalls(1_000_000, None))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT stalls_client_ns, stalls_server_ns FROM hosts WHERE role = 'client'").fetchone() == (
+        1_000_000, None)
+    assert _verdicts(con)[PACED] == (True, "steady")
+
+
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.duckdb"
     con = db.connect(path)
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"
     for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns",
-                   "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest", "other_tasks_stolen_ns"):
+                   "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest", "other_tasks_stolen_ns",
+                   "stalls_window_ns", "stalls_over_ns", "stalls_client_ns", "stalls_client_longest_ns",
+                   "stalls_server_ns", "stalls_server_longest_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

@@ -115,6 +115,13 @@ HOST_SPEC = {
     # (bench-runner OtherTasks)
     "other_tasks": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int, "busiest": _busiest,
                                 "stolen_ns": OptionalKey(_nonneg_int)}),
+    # a paced run (runners after 0.2.0): how long the client's thread, spinning on the clock, and the
+    # server's, where it answers on a thread that spins, stood still in gaps of at least over_ns
+    # between their clock readings within the measured window (bench-runner Stalls); a side whose
+    # thread was not seen is absent
+    "stalls": OptionalKey({"window_ns": _pos_int, "over_ns": _pos_int,
+                           "client_ns": OptionalKey(_nonneg_int), "client_longest_ns": OptionalKey(_nonneg_int),
+                           "server_ns": OptionalKey(_nonneg_int), "server_longest_ns": OptionalKey(_nonneg_int)}),
 }
 
 SPEC: dict[str, Any] = {
@@ -295,6 +302,22 @@ def _check_consistency(m: Manifest) -> None:
     results_spec = THROUGHPUT_RESULTS if m.kind == "throughput" else LATENCY_RESULTS
     _check(m, d["results"], results_spec, ("results",))
     _check_client_allocation(m)
+    _check_stalls(m)
+
+
+def _check_stalls(m: Manifest) -> None:
+    """A host's stalls: a side's longest gap within its total, and the total within the window."""
+    for i, host in enumerate(m.data["hardware"]["hosts"]):
+        stalls = host.get("stalls")
+        for side in ("client", "server") if stalls else ():
+            total, longest = stalls.get(f"{side}_ns"), stalls.get(f"{side}_longest_ns")
+            if (total is None) != (longest is None):
+                raise m.fail(("hardware", "hosts", i, "stalls"), "manifest-stalls",
+                             f"{side}_ns and {side}_longest_ns come together")
+            if total is not None and not longest <= total <= stalls["window_ns"]:
+                raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_ns"), "manifest-stalls",
+                             f"{side}_longest_ns ({longest}) <= {side}_ns ({total}) <= window_ns "
+                             f"({stalls['window_ns']}) does not hold")
 
 
 def _check_client_allocation(m: Manifest) -> None:

@@ -105,6 +105,12 @@ CREATE TABLE IF NOT EXISTS hosts (
     other_tasks_cpu_ns     BIGINT,     -- the CPU time the host's other tasks took meanwhile,
     other_tasks_busiest    STRUCT(task VARCHAR, cpu_ns BIGINT)[],  -- and the busiest of them by name;
     other_tasks_stolen_ns  BIGINT,     -- the time the hypervisor took the host's CPUs (/proc/stat's steal, 10 ms ticks)
+    stalls_window_ns          BIGINT,  -- hardware.hosts[].stalls, optional (paced runs): the measured window,
+    stalls_over_ns            BIGINT,  -- the shortest gap counted,
+    stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
+    stalls_client_longest_ns  BIGINT,  -- and the longest gap; NULL where that thread was not seen
+    stalls_server_ns          BIGINT,  -- the same of the server's thread, where it answers and spins
+    stalls_server_longest_ns  BIGINT,
     PRIMARY KEY (run_key, role)
 );
 -- a database file built before hosts had the column
@@ -116,6 +122,12 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_busiest STRUCT(task VARCHAR, cpu_ns BIGINT)[];
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_stolen_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_window_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_over_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_longest_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_longest_ns BIGINT;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256

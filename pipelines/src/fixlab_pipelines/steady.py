@@ -49,6 +49,13 @@ The rules (the thresholds are the constants below, explained on the methodology 
   hypervisor took the CPUs (other_tasks.stolen_ns, runners after 0.2.0) counts with the tasks':
   no guest task runs then, and the threads stand still all the same. A closed-loop run is not
   held to it: a stall there delays the one round trip in flight.
+- paced latency runs whose runner saw their benchmark threads (hardware.hosts[].stalls, runners
+  after 0.2.0): the client's thread, spinning on the clock between sends, and the server's, where
+  it answers on a thread that spins, stood still for less than PACED_TAIL_SHARE of the measured
+  window together, counting every gap of at least stalls.over_ns between two of a thread's clock
+  readings. That is the stall itself, whatever caused it (another task, the hypervisor, an
+  interrupt, a safepoint), measured where it hurts and to the nanosecond, on a host of any size;
+  the rule above reads its causes, the steal in 10 ms ticks.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
   further apart than the campaign's other runs, so it is not compared with them.
@@ -228,11 +235,31 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     return True, "steady"
 
 
+def assess_stalls(stalls: dict | None) -> tuple[bool, str]:
+    """(steady, reason) of a paced run from how long its benchmark threads stood still (hardware.hosts[].stalls):
+    measured on the threads themselves, so it holds on a host of any size, and sees steal time exactly."""
+    sides = [side for side in ("client", "server") if stalls and stalls.get(f"{side}_ns") is not None]
+    if not sides:
+        return True, "steady"
+    window = stalls["window_ns"]
+    stood = sum(stalls[f"{side}_ns"] for side in sides)
+    if stood >= PACED_TAIL_SHARE * window:
+        threads = " and the ".join(f"{side}'s" for side in sides) + (" threads" if len(sides) > 1 else " thread")
+        each = ", ".join(f"the {side}'s {stalls[f'{side}_ns'] / 1e6:,.1f} ms "
+                         f"(longest {stalls[f'{side}_longest_ns'] / 1e6:,.2f} ms)" for side in sides)
+        return False, (f"the {threads} stood still for {stood / 1e6:,.1f} ms of the "
+                       f"{window / 1e6:,.0f} ms the paced run measured ({stood / window:.2%}; bound: "
+                       f"{PACED_TAIL_SHARE:.1%}), in gaps of {stalls['over_ns'] / 1e3:,.0f} µs or more between "
+                       f"clock readings: {each}. The orders due meanwhile are about as large a share of the samples, "
+                       f"so the run's tail is the stalls'")
+    return True, "steady"
+
+
 def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
     """Assess a run whose samples are staged and whose row is in `runs`, and store the verdict."""
     steady, reason = True, "steady"
-    paced_on_one_host = (manifest.kind == "latency" and manifest.data["workload"]["mode"] == "paced"
-                         and manifest.data["topology"]["kind"] == "loopback")
+    paced = manifest.kind == "latency" and manifest.data["workload"]["mode"] == "paced"
+    paced_on_one_host = paced and manifest.data["topology"]["kind"] == "loopback"
     for host in manifest.data["hardware"]["hosts"]:
         if steady:
             steady, reason = assess_cpu_distance(host.get("core_to_core"))
@@ -240,6 +267,8 @@ def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
             steady, reason = assess_other_tasks(host.get("other_tasks"))
         if steady and paced_on_one_host:
             steady, reason = assess_paced_tail(host.get("other_tasks"), host["threads"])
+        if steady and paced:
+            steady, reason = assess_stalls(host.get("stalls"))
     if steady:
         steady, reason = assess(con, manifest.run_key, manifest.kind)
     con.execute("INSERT OR REPLACE INTO run_steadiness VALUES (?, ?, ?)", [manifest.run_key, steady, reason])

@@ -110,6 +110,12 @@ final class BenchClient
             {
                 clientHardware.put("core_to_core", cpuDistance.manifestEntry(cpuDistanceBefore, afterServerExit(cpuDistance)));
             }
+            // the server's clock is this host's only on one host
+            final Map<String, Object> stalls = driver.stallsEntry(loopback ? serverData : Map.of());
+            if (stalls != null)
+            {
+                clientHardware.put("stalls", stalls);
+            }
             final Map<String, Object> others = driver.otherTasksEntry();
             if (others != null)
             {

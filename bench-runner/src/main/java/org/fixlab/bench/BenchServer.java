@@ -12,6 +12,7 @@ import org.fixlab.bench.run.HardwareProbe;
 import org.fixlab.bench.run.Heap;
 import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.LoadGeneratorPinning;
+import org.fixlab.bench.run.Stalls;
 import org.fixlab.bench.server.ServerPeer;
 import org.fixlab.bench.server.ServerRecorder;
 
@@ -81,9 +82,15 @@ final class BenchServer
         control.watchForDone();
         recorder.start(System.nanoTime());
         final IdleStrategy idle = config.serverIdle();
+        // where this thread answers and never sleeps, a paced run's stalls of the server are gaps in its clock readings
+        final Stalls stalls = options.paced() && peer.answersOnThisThread() && Stalls.neverSleeps(idle) ? new Stalls() : null;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         while (!(recorder.complete() && control.peerDone()))
         {
+            if (stalls != null)
+            {
+                stalls.tick(System.nanoTime());
+            }
             idle.idle(peer.poll());
             if (control.peerGone())
             {
@@ -95,7 +102,11 @@ final class BenchServer
                     + recorder.total() + " orders");
             }
         }
-        final Map<String, long[]> arrays = recorder.arrays();
+        final Map<String, long[]> arrays = new LinkedHashMap<>(recorder.arrays());
+        if (stalls != null)
+        {
+            arrays.putAll(stalls.arrays());
+        }
         control.sendArrays(arrays);
         // the client closes first; keep answering session traffic until it does
         final long linger = System.nanoTime() + 2_000_000_000L;

@@ -59,6 +59,13 @@ class LoopbackRunsTest
     {
         final Path run = LoopbackRun.run(out, scenario, product, config, "t", List.of());
         RunFolderAssertions.assertValid(run, scenario, MESSAGES);
+        if (scenario.canPace())
+        {
+            // the server's thread is seen where it answers and spins: the raw socket, fixlab's optimized presets
+            final boolean spins = product.id().equals("raw-socket") || product.id().equals("fixlab") && config.startsWith("optimized");
+            assertEquals(spins, !RunFolderAssertions.manifest(run).at("/hardware/hosts/1/stalls/server_ns").isMissingNode(),
+                RunFolderAssertions.manifest(run).at("/hardware/hosts/1/stalls").toString());
+        }
         final JsonNode tls = RunFolderAssertions.manifest(run).at("/configuration/tls");
         if (config.endsWith("-tls"))
         {

@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.fixlab.bench.run.Stalls;
+
 /** What every run folder must hold, checked as the data contract states it: the manifest parsed, the samples counted. */
 final class RunFolderAssertions
 {
@@ -90,6 +92,27 @@ final class RunFolderAssertions
             assertTrue(others.get("cpu_ns").asLong() >= 0, others.toString());
             assertTrue(others.get("busiest").size() <= 3, others.toString());
             assertTrue(others.get("stolen_ns").asLong() >= 0, others.toString());
+        }
+        // a paced run: how long the client's thread, spinning on the clock, and the server's, where it spins, stood still
+        final JsonNode stalls = manifest.at("/hardware/hosts/1/stalls");
+        if ("paced".equals(manifest.at("/workload/mode").asText()))
+        {
+            assertEquals(Stalls.OVER_NS, stalls.path("over_ns").asLong(), stalls.toString());
+            final long window = stalls.path("window_ns").asLong();
+            assertTrue(window > 0, stalls.toString());
+            for (final String side : new String[] {"client", "server"})
+            {
+                final JsonNode total = stalls.path(side + "_ns");
+                final JsonNode longest = stalls.path(side + "_longest_ns");
+                assertEquals(total.isMissingNode(), longest.isMissingNode(), stalls.toString());
+                assertTrue(side.equals("server") || !total.isMissingNode(), "the client spins in every paced run: " + stalls);
+                assertTrue(total.isMissingNode() || window >= total.asLong() && total.asLong() >= longest.asLong() && longest.asLong() >= 0,
+                    stalls.toString());
+            }
+        }
+        else
+        {
+            assertTrue(stalls.isMissingNode(), "only a paced run's client spins on the clock: " + stalls);
         }
         try (var siblings = Files.list(run.getParent()))
         {

@@ -8,6 +8,7 @@ import org.fixlab.bench.Options;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.OtherTasks;
+import org.fixlab.bench.run.Stalls;
 import org.fixlab.bench.server.ServerRecorder;
 
 /**
@@ -35,6 +36,11 @@ public final class ClientDriver
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
     private OtherTasks.Snapshot otherTasksBefore;
     private OtherTasks.Snapshot otherTasksAfter;
+    /** Where the client's thread stood still while it spun on a paced run's clock; null in other runs. */
+    private final Stalls stalls;
+    /** The measured window: the last round's start and the last answer's arrival (System.nanoTime()). */
+    private long measuredFrom;
+    private long measuredTo;
     /** At least this many warm-up rounds, so the JIT has seen the round boundary taken before the measured orders. */
     static final int WARMUP_ROUNDS = 5;
     /** At most this many warm-up orders between two drains. */
@@ -53,6 +59,7 @@ public final class ClientDriver
         sendNanos = new long[stream ? 0 : total];
         intendedNanos = new long[stream ? 0 : total];
         writeNanos = new long[stream ? 0 : total];
+        stalls = options.paced() ? new Stalls() : null;
     }
 
     private String label()
@@ -78,6 +85,7 @@ public final class ClientDriver
         int round = 0;
         int roundStart = 0;
         otherTasksBefore = readOtherTasks();
+        measuredFrom = System.nanoTime();
         long scheduleStart = System.nanoTime() + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
@@ -89,6 +97,12 @@ public final class ClientDriver
                 round++;
                 roundStart = i;
                 otherTasksBefore = readOtherTasks();
+                measuredFrom = System.nanoTime();
+                if (stalls != null)
+                {
+                    // the drain and the readings are the runner's own pause, not a stall
+                    stalls.restart();
+                }
                 scheduleStart = System.nanoTime() + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
@@ -97,13 +111,20 @@ public final class ClientDriver
             if (paced)
             {
                 // the load generator spins on the clock; answers that arrive meanwhile are processed
-                while (System.nanoTime() < intended)
+                long now;
+                while ((now = System.nanoTime()) < intended)
                 {
+                    stalls.tick(now);
                     peer.poll();
                 }
             }
             final long t1 = System.nanoTime();
-            if (!paced)
+            if (paced)
+            {
+                // a reading per send too, so that orders sent late after a stall count as sends, not as the stall
+                stalls.tick(t1);
+            }
+            else
             {
                 intended = t1;
             }
@@ -127,6 +148,7 @@ public final class ClientDriver
             progress.tick(i + 1);
         }
         awaitReplies(total, deadline);
+        measuredTo = System.nanoTime();
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         otherTasksAfter = readOtherTasks();
         progress.finish();
@@ -146,6 +168,21 @@ public final class ClientDriver
     public Map<String, Object> otherTasksEntry()
     {
         return otherTasksBefore == null || otherTasksAfter == null ? null : OtherTasks.manifestEntry(otherTasksBefore, otherTasksAfter);
+    }
+
+    /**
+     * The manifest's {@code stalls} entry of a paced run: how long the client's thread and, from the server's
+     * {@code arrays} (its gaps, on this host's clock; none from another host), the server's stood still within the
+     * measured window; null in other runs or where neither is known.
+     */
+    public Map<String, Object> stallsEntry(final Map<String, long[]> serverArrays)
+    {
+        if (stalls == null)
+        {
+            return null;
+        }
+        return Stalls.manifestEntry(measuredTo - measuredFrom, stalls.within(measuredFrom, measuredTo),
+            Stalls.within(serverArrays, measuredFrom, measuredTo));
     }
 
     /**

@@ -169,6 +169,12 @@ public final class FixlabServerPeer implements ServerPeer, MessageHandler
     }
 
     @Override
+    public boolean answersOnThisThread()
+    {
+        return true;
+    }
+
+    @Override
     public String threadPlacement()
     {
         return pinning.description();

@@ -115,6 +115,12 @@ public final class RawServerPeer implements ServerPeer
     }
 
     @Override
+    public boolean answersOnThisThread()
+    {
+        return true;
+    }
+
+    @Override
     public String threadPlacement()
     {
         return "unpinned";

@@ -14,6 +14,15 @@ public interface ServerPeer extends AutoCloseable
 
     String threadPlacement();
 
+    /**
+     * Whether {@link #poll()} does the product's own receiving and answering, so that this thread's stalls are the
+     * product's (fixlab's engine, the raw socket): not where the product has I/O threads of its own.
+     */
+    default boolean answersOnThisThread()
+    {
+        return false;
+    }
+
     /** Socket buffer sizes actually in effect, when the product lets us read them. */
     default java.util.Map<String, Object> socketBuffers()
     {

@@ -1,0 +1,156 @@
+package org.fixlab.bench.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+/**
+ * Where a spinning thread stood still: every gap of at least {@link #OVER_NS} between two consecutive readings of the
+ * clock in its loop, kept in preallocated arrays (the latest {@link #CAPACITY} of them), so that recording one
+ * allocates nothing.
+ *
+ * <p>Why: a paced run's p99 is the machine's once a stall of either benchmark thread holds up more than a sliver of
+ * its orders, and what stalls them comes from several places: the host's other tasks, the hypervisor taking a CPU
+ * (steal, which no task of the guest shows and {@code /proc/stat} counts only in 10 ms ticks), interrupts, a
+ * safepoint. A thread that never sleeps sees all of them alike, as a gap in its own clock readings: a loop that polls
+ * and reads the clock takes a few microseconds at most, a scheduler slice or a steal hundreds of microseconds and
+ * more. The client spins on the clock between paced sends and the fixlab and raw-socket servers spin on their poll
+ * loop, so between them the two threads see every stall of a paced run, exactly.
+ */
+public final class Stalls
+{
+    /** The shortest gap counted: over ten times a loop's longest turn without a stall (a few microseconds). */
+    public static final long OVER_NS = 20_000;
+    /** How many of the latest gaps are kept, a power of two: a paced run stalls tens of times a second. */
+    static final int CAPACITY = 1 << 14;
+
+    private final long[] starts = new long[CAPACITY];
+    private final long[] lengths = new long[CAPACITY];
+    /** Gaps recorded since construction, kept or not. */
+    private long recorded;
+    /** The previous reading, or 0 when the next reading starts afresh. */
+    private long last;
+
+    /**
+     * Whether a loop idling with {@code idle} keeps its CPU, so that any gap in its clock readings is a stall: it spins,
+     * or yields only to a task that is ready to run (which then stalls it). A strategy that parks or sleeps makes gaps
+     * of its own choosing.
+     */
+    public static boolean neverSleeps(final IdleStrategy idle)
+    {
+        return idle instanceof BusySpinIdleStrategy || idle instanceof NoOpIdleStrategy || idle instanceof YieldingIdleStrategy;
+    }
+
+    /** One reading of {@link System#nanoTime()} in the spinning loop. */
+    public void tick(final long nowNanos)
+    {
+        final long gap = nowNanos - last;
+        if (gap >= OVER_NS && last != 0)
+        {
+            final int slot = (int)(recorded++ & (CAPACITY - 1));
+            starts[slot] = last;
+            lengths[slot] = gap;
+        }
+        last = nowNanos;
+    }
+
+    /** The next reading starts afresh: the time since the last is the runner's own (a wait it chose, not a stall). */
+    public void restart()
+    {
+        last = 0;
+    }
+
+    /** The kept gaps, oldest first, as the server sends them to the client: starts, lengths, and how many were recorded. */
+    public Map<String, long[]> arrays()
+    {
+        final int kept = (int)Math.min(recorded, CAPACITY);
+        final long[] keptStarts = new long[kept];
+        final long[] keptLengths = new long[kept];
+        for (int i = 0; i < kept; i++)
+        {
+            final int slot = (int)((recorded - kept + i) & (CAPACITY - 1));
+            keptStarts[i] = starts[slot];
+            keptLengths[i] = lengths[slot];
+        }
+        final Map<String, long[]> arrays = new LinkedHashMap<>();
+        arrays.put("stall_starts", keptStarts);
+        arrays.put("stall_lengths", keptLengths);
+        arrays.put("stalls_recorded", new long[] {recorded});
+        return arrays;
+    }
+
+    /**
+     * The gaps' time inside the window from {@code fromNanos} to {@code toNanos} (a gap across either end counted for
+     * its part inside), or null where the window starts before the oldest kept gap and older ones were dropped: an
+     * unknown, not a smaller figure.
+     */
+    public static Summary within(final Map<String, long[]> arrays, final long fromNanos, final long toNanos)
+    {
+        final long[] gapStarts = arrays.get("stall_starts");
+        final long[] gapLengths = arrays.get("stall_lengths");
+        final long[] recordedCount = arrays.get("stalls_recorded");
+        if (gapStarts == null || gapLengths == null || recordedCount == null || gapStarts.length != gapLengths.length)
+        {
+            return null;
+        }
+        final boolean dropped = recordedCount[0] > gapStarts.length;
+        if (dropped && (gapStarts.length == 0 || gapStarts[0] > fromNanos))
+        {
+            return null;
+        }
+        long total = 0;
+        long longest = 0;
+        for (int i = 0; i < gapStarts.length; i++)
+        {
+            final long inside = Math.min(gapStarts[i] + gapLengths[i], toNanos) - Math.max(gapStarts[i], fromNanos);
+            if (inside > 0)
+            {
+                total += inside;
+                longest = Math.max(longest, inside);
+            }
+        }
+        return new Summary(total, longest);
+    }
+
+    /** This thread's gaps inside a window, as {@link #within(Map, long, long)}. */
+    public Summary within(final long fromNanos, final long toNanos)
+    {
+        return within(arrays(), fromNanos, toNanos);
+    }
+
+    /** How long a thread stood still in a window, in all and at the longest. */
+    public record Summary(long totalNanos, long longestNanos)
+    {
+    }
+
+    /**
+     * The manifest's {@code hardware.hosts[].stalls}: the measured window, and the client's and the server's
+     * summaries within it, each left out where its thread did not spin or its gaps are unknown; null when neither is
+     * known.
+     */
+    public static Map<String, Object> manifestEntry(final long windowNanos, final Summary client, final Summary server)
+    {
+        if (client == null && server == null)
+        {
+            return null;
+        }
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("window_ns", Math.max(1, windowNanos));
+        entry.put("over_ns", OVER_NS);
+        if (client != null)
+        {
+            entry.put("client_ns", client.totalNanos());
+            entry.put("client_longest_ns", client.longestNanos());
+        }
+        if (server != null)
+        {
+            entry.put("server_ns", server.totalNanos());
+            entry.put("server_longest_ns", server.longestNanos());
+        }
+        return entry;
+    }
+}
