@@ -65,13 +65,13 @@ class StallsTest
     {
         final Stalls stalls = new Stalls();
         long t = spin(stalls, 1_000_000, 2_000_000);
-        t = spin(stalls, t + 100_000, 3_000_000);
-        spin(stalls, t + 40_000, 4_000_000);
+        t = spin(stalls, t + 400_000, 3_000_000);
+        spin(stalls, t + 100_000, 4_000_000);
         final Map<String, long[]> arrays = stalls.arrays();
         assertArrayEquals(new long[] {2_000_000, 3_000_000}, arrays.get("stall_starts"));
-        assertArrayEquals(new long[] {100_000, 40_000}, arrays.get("stall_lengths"));
+        assertArrayEquals(new long[] {400_000, 100_000}, arrays.get("stall_lengths"));
         assertArrayEquals(new long[] {2}, arrays.get("stalls_recorded"));
-        assertEquals(new Stalls.Summary(140_000, 100_000), Stalls.within(arrays, 0, Long.MAX_VALUE));
+        assertEquals(new Stalls.Summary(500_000, 400_000), Stalls.within(arrays, 0, Long.MAX_VALUE));
     }
 
     @Test
@@ -82,12 +82,12 @@ class StallsTest
         for (int i = 0; i < Stalls.CAPACITY + 10; i++)
         {
             stalls.tick(t);
-            t += 30_000; // every turn a stall: CAPACITY + 9 gaps between the readings, the first nine dropped
+            t += 150_000; // every turn a stall: CAPACITY + 9 gaps between the readings, the first nine dropped
         }
-        final long firstKept = 1_000_000 + 9 * 30_000L;
+        final long firstKept = 1_000_000 + 9 * 150_000L;
         assertNull(Stalls.within(stalls.arrays(), firstKept - 1, t));
         final Stalls.Summary fromFirstKept = Stalls.within(stalls.arrays(), firstKept, t);
-        assertEquals(Stalls.CAPACITY * 30_000L, fromFirstKept.totalNanos());
+        assertEquals(Stalls.CAPACITY * 150_000L, fromFirstKept.totalNanos());
     }
 
     @Test
