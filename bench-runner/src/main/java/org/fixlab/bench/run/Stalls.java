@@ -17,8 +17,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * its orders, and what stalls them comes from several places: the host's other tasks, the hypervisor taking a CPU
  * (steal, which no task of the guest shows and {@code /proc/stat} counts only in 10 ms ticks), interrupts, a
  * safepoint. A thread that never sleeps sees all of them alike, as a gap in its own clock readings: a loop that polls
- * and reads the clock takes a few microseconds, a scheduler slice or a steal a millisecond and more. The client spins on the clock between paced sends and the fixlab and raw-socket servers spin on their poll
- * loop, so between them the two threads see every stall of a paced run, exactly.
+ * and reads the clock takes a few microseconds, a scheduler slice or a steal a millisecond and more. The client spins
+ * on the clock between paced sends and the fixlab and raw-socket servers spin on their poll loop, so between them the
+ * two threads see every stall of a paced run from {@link #OVER_NS} up, to the nanosecond.
  */
 public final class Stalls
 {
