@@ -25,9 +25,10 @@ public final class Stalls
 {
     /**
      * The shortest gap counted. Above what every run pays alike: a loop's turn (a few microseconds, a send over
-     * loopback up to tens) and the kernel's timer tick, which on the project's VM takes each CPU for 25-30 us every
-     * 4 ms (gaps of 3 us and more in six paced runs: 105-190 a second on each thread, 4.00 ms apart, and few between
-     * 50 and 100 us). Below the slices of other tasks and of the host (1-17 ms), which hold up tens of orders at a time.
+     * loopback up to tens) and the interruptions of the project's VM, 25-30 us each, 310-370 a second on each CPU,
+     * most of them the kernel's timer tick 4.00 ms apart (every gap of 3 us and more, recorded in six paced runs: 1-13
+     * of them a run between 50 and 100 us). Below the slices of other tasks and of the host (1-17 ms), which hold up
+     * tens of orders at a time.
      */
     public static final long OVER_NS = 100_000;
     /** How many of the latest gaps are kept, a power of two: a paced run stalls tens of times a second. */
