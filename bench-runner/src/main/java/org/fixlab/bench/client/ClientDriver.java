@@ -86,7 +86,7 @@ public final class ClientDriver
         int roundStart = 0;
         otherTasksBefore = readOtherTasks();
         measuredFrom = System.nanoTime();
-        long scheduleStart = System.nanoTime() + 1_000_000L;
+        long scheduleStart = measuredFrom + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
         for (int i = 0; i < total; i++)
@@ -103,7 +103,7 @@ public final class ClientDriver
                     // the drain and the readings are the runner's own pause, not a stall
                     stalls.restart();
                 }
-                scheduleStart = System.nanoTime() + 1_000_000L;
+                scheduleStart = measuredFrom + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
             }
