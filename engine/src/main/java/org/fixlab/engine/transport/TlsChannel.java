@@ -13,8 +13,11 @@ import javax.net.ssl.SSLException;
  * TLS over one non-blocking socket, driven by the duty cycle that polls and flushes the
  * {@link TcpConnection}: no thread of its own, the handshake advances whenever the connection reads
  * or writes, and the handshake's delegated tasks (certificate checks) run inline on the engine
- * thread. The two ciphertext buffers are allocated once per connection, direct, at the size the
- * {@link SSLEngine} asks for; the plaintext stays in the connection's own buffers.
+ * thread. The two ciphertext buffers are allocated once per connection, on the heap, at the size the
+ * {@link SSLEngine} asks for; the plaintext stays in the connection's own buffers. On the heap because the
+ * JDK's AES-GCM copies a direct record into a new array before it encrypts or decrypts it, while the
+ * socket copies a heap buffer through a direct one it keeps per thread: the same bytes copied, without the
+ * garbage (about 0.75 KB less a round trip per side, JDK 17).
  *
  * <p>{@link SSLEngine#wrap}/{@link SSLEngine#unwrap} return a new {@link SSLEngineResult} per call, and the
  * JDK's record layer and ciphers allocate inside them: about 1.8 KB a record, 3.6 KB a round trip of one order
@@ -40,8 +43,8 @@ final class TlsChannel
         this.channel = channel;
         this.engine = engine;
         final int packetSize = engine.getSession().getPacketBufferSize();
-        netIn = ByteBuffer.allocateDirect(packetSize);
-        netOut = ByteBuffer.allocateDirect(packetSize);
+        netIn = ByteBuffer.allocate(packetSize);
+        netOut = ByteBuffer.allocate(packetSize);
         netOut.flip();
         engine.beginHandshake();
     }
