@@ -15,13 +15,14 @@ import javax.net.ssl.SSLException;
  * or writes, and the handshake's delegated tasks (certificate checks) run inline on the engine
  * thread. The two ciphertext buffers are allocated once per connection, on the heap, at the size the
  * {@link SSLEngine} asks for; the plaintext stays in the connection's own buffers. On the heap because the
- * JDK's AES-GCM copies a direct record into a new array before it encrypts or decrypts it, while the
- * socket copies a heap buffer through a direct one it keeps per thread: the same bytes copied, without the
- * garbage (about 0.75 KB less a round trip per side, JDK 17).
+ * JDK's AES-GCM takes another path for a direct record, with more buffer views, counters and arrays made per
+ * record, while the socket passes a heap buffer through a direct one it keeps per thread, which makes nothing
+ * new: 3.6 KB a round trip on each side with direct buffers, 2.6 KB with these.
  *
  * <p>{@link SSLEngine#wrap}/{@link SSLEngine#unwrap} return a new {@link SSLEngineResult} per call, and the
- * JDK's record layer and ciphers allocate inside them: about 1.8 KB a record, 3.6 KB a round trip of one order
- * and its answer on each side in the benchmark. Nothing here can avoid that short of another TLS implementation;
+ * JDK's record layer and ciphers allocate inside them, mostly AES-GCM's state, made anew for each record's
+ * nonce: about 1.3 KB a record, 2.6 KB a round trip of one order and its answer on each side in the benchmark
+ * (JDK 17). Nothing here can avoid that short of another TLS implementation;
  * what this class can, it does: no call into the engine while nothing is buffered (an idle poll's unwrap cost
  * 0.9-1.6 KB more a round trip, the more the longer it waited). A plaintext connection does not use this class
  * at all and allocates nothing.
