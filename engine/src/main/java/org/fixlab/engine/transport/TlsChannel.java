@@ -37,6 +37,12 @@ final class TlsChannel
     private final ByteBuffer netIn;
     /** Ciphertext encrypted and not yet taken by the socket, between position and limit. */
     private final ByteBuffer netOut;
+    /**
+     * One-element arrays for the SSLEngine's array forms of wrap and unwrap: the single-buffer forms wrap
+     * their argument in a new array on every call (JDK 17, 24 bytes each).
+     */
+    private final ByteBuffer[] plaintextSource = new ByteBuffer[1];
+    private final ByteBuffer[] plaintextTarget = new ByteBuffer[1];
     private boolean handshakeDone;
 
     TlsChannel(final SocketChannel channel, final SSLEngine engine) throws SSLException
@@ -95,7 +101,8 @@ final class TlsChannel
                 final SSLEngineResult result;
                 try
                 {
-                    result = engine.unwrap(netIn, dst);
+                    plaintextTarget[0] = dst;
+                    result = engine.unwrap(netIn, plaintextTarget, 0, 1);
                 }
                 finally
                 {
@@ -155,7 +162,8 @@ final class TlsChannel
             final SSLEngineResult result;
             try
             {
-                result = engine.wrap(src, netOut);
+                plaintextSource[0] = src;
+                result = engine.wrap(plaintextSource, 0, 1, netOut);
             }
             finally
             {
