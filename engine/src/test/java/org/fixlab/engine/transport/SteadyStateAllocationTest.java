@@ -5,19 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.FixEngine;
+import org.fixlab.engine.OrderRoundTrips;
 import org.fixlab.engine.codec.FixVersion;
-import org.fixlab.engine.codec.MessageDecoder;
-import org.fixlab.engine.codec.MessageEncoder;
-import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
 import org.fixlab.engine.messagelog.MessageLogWriter;
-import org.fixlab.engine.session.Action;
-import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
 import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
@@ -37,7 +32,6 @@ class SteadyStateAllocationTest
     private static final int WARM_UP = 100_000;
     private static final int MEASURED = 100_000;
     private static final int MAX_WINDOWS = 5;
-    private static final int CL_ORD_ID = 11;
 
     @TempDir
     Path storeDir;
@@ -63,48 +57,20 @@ class SteadyStateAllocationTest
             .set("tcpNoDelay", "true")
             .set("storeIndexCapacity", "65536")
             .set("cpuAffinity", "false");
-        final MessageEncoder report = new MessageEncoder();
-        final long[] execId = {0};
-        final Application exchange = (session, order) ->
-        {
-            final int clOrdId = order.indexOf(CL_ORD_ID);
-            report.reset('8').append(37, ++execId[0])
-                .append(CL_ORD_ID, order.buffer(), order.valueOffset(clOrdId), order.valueLength(clOrdId))
-                .append(17, execId[0]).append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
-                .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0);
-            session.trySend(report);
-            return Action.CONTINUE;
-        };
-        final int[] reports = {0};
-        final Application client = new Application()
-        {
-            @Override
-            public Action onAppMessage(final Session session, final MessageDecoder message)
-            {
-                reports[0]++;
-                return Action.CONTINUE;
-            }
-        };
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long thread = Thread.currentThread().getId();
 
         try (FixEngine acceptor = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT);
             FixEngine initiator = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT))
         {
-            acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), exchange);
+            final OrderRoundTrips roundTrips = new OrderRoundTrips(initiator, acceptor);
+            acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), roundTrips.exchange());
             final int port = acceptor.listen("127.0.0.1", 0);
             final Session session = initiator.addInitiatorSession(new SessionId(FixVersion.FIX44, "CLIENT", "EXEC"),
-                "127.0.0.1", port, client);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!session.isLoggedOn() && System.nanoTime() < deadline)
-            {
-                initiator.poll();
-                acceptor.poll();
-            }
-            assertTrue(session.isLoggedOn(), "logged on");
+                "127.0.0.1", port, roundTrips.client());
+            assertTrue(roundTrips.logOn(session, 10), "logged on");
 
-            final MessageEncoder order = new MessageEncoder();
-            roundTrips(initiator, acceptor, session, order, reports, WARM_UP);
+            roundTrips.run(session, WARM_UP);
             // The JIT may still recompile (and deoptimize, which can rematerialise an object or two)
             // in the first windows; a per-message allocation would show in every window, never as 0.
             final StringBuilder windows = new StringBuilder();
@@ -115,7 +81,7 @@ class SteadyStateAllocationTest
             for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
             {
                 final long before = allocatedBy(threads, thread, writers);
-                roundTrips(initiator, acceptor, session, order, reports, MEASURED);
+                roundTrips.run(session, MEASURED);
                 allocated = allocatedBy(threads, thread, writers) - before;
                 windows.append(allocated).append(' ');
             }
@@ -132,27 +98,5 @@ class SteadyStateAllocationTest
             bytes += threads.getThreadAllocatedBytes(writer);
         }
         return bytes;
-    }
-
-    private static void roundTrips(final FixEngine initiator, final FixEngine acceptor, final Session session,
-        final MessageEncoder order, final int[] reports, final int count)
-    {
-        for (int i = 0; i < count; i++)
-        {
-            final int expected = reports[0] + 1;
-            order.reset('D').append(CL_ORD_ID, i).append(21, '1').append(55, "EUR/USD").append(54, '1')
-                .appendTimestamp(60, System.currentTimeMillis() * 1_000_000L, TimestampPrecision.MILLIS)
-                .appendDecimal(38, 100, 0).append(40, '2').appendDecimal(44, 11_234, 4);
-            while (session.trySend(order) < 0)
-            {
-                initiator.poll();
-                acceptor.poll();
-            }
-            while (reports[0] < expected)
-            {
-                initiator.poll();
-                acceptor.poll();
-            }
-        }
     }
 }
