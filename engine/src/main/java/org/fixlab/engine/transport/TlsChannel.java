@@ -17,7 +17,9 @@ import javax.net.ssl.SSLException;
  * {@link SSLEngine} asks for; the plaintext stays in the connection's own buffers. On the heap because the
  * JDK's AES-GCM takes another path for a direct record, with more buffer views, counters and arrays made per
  * record, while the socket passes a heap buffer through a direct one it keeps per thread, which makes nothing
- * new: 3.6 KB a round trip on each side with direct buffers, 2.6 KB with these.
+ * new: 3.6 KB a round trip on each side with direct buffers, 2.6 KB with these. (Unless the JVM runs with
+ * {@code jdk.nio.maxCachedBufferSize} below the packet size, some 16.7 KB: the JDK then allocates and frees a direct
+ * buffer for every read.)
  *
  * <p>{@link SSLEngine#wrap}/{@link SSLEngine#unwrap} return a new {@link SSLEngineResult} per call, and the
  * JDK's record layer and ciphers allocate inside them, mostly AES-GCM's state, made anew for each record's
