@@ -5,7 +5,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -156,8 +155,9 @@ public final class ArtioProduct implements Product
             final String flags = Files.readString(target.resolve("classes/launch/jvm-flags.txt")).strip();
             final List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-            command.addAll(Arrays.asList(flags.split("\\s+")));
+            final List<String> inherited = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+            command.addAll(inherited);
+            command.addAll(flagsNotIn(inherited, flags.split("\\s+")));
             command.add("-cp");
             command.add(jar + java.io.File.pathSeparator + classpath);
             return command;
@@ -166,6 +166,35 @@ public final class ArtioProduct implements Product
         {
             throw new BenchException("artio: " + target + " is not built (" + ex.getMessage() + "); run 'make build-java' first");
         }
+    }
+
+    /**
+     * Artio's build flags, less those this JVM already runs with, so that the manifest's {@code jvm_args} name each
+     * once: the engine's own flags (fixlab-bench puts them first) open {@code sun.nio.ch} too. The build writes an
+     * option and its value as two words ({@code --add-opens java.base/x=ALL-UNNAMED}); the JVM reports the options it
+     * was given as one ({@code --add-opens=java.base/x=ALL-UNNAMED}).
+     */
+    static List<String> flagsNotIn(final List<String> inherited, final String[] flags)
+    {
+        final List<String> added = new ArrayList<>();
+        for (int i = 0; i < flags.length; i++)
+        {
+            final boolean takesValue = flags[i].startsWith("--") && !flags[i].contains("=") && i + 1 < flags.length;
+            final String asReported = takesValue ? flags[i] + "=" + flags[i + 1] : flags[i];
+            if (!inherited.contains(asReported))
+            {
+                added.add(flags[i]);
+                if (takesValue)
+                {
+                    added.add(flags[i + 1]);
+                }
+            }
+            if (takesValue)
+            {
+                i++;
+            }
+        }
+        return added;
     }
 
     /** The module's jar, whatever the project's version (sources or test jars are not built for it). */
