@@ -2,12 +2,14 @@ package org.fixlab.engine;
 
 import java.util.concurrent.TimeUnit;
 
+import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.codec.MessageDecoder;
 import org.fixlab.engine.codec.MessageEncoder;
 import org.fixlab.engine.codec.TimestampPrecision;
 import org.fixlab.engine.session.Action;
 import org.fixlab.engine.session.Application;
 import org.fixlab.engine.session.Session;
+import org.fixlab.engine.session.SessionId;
 
 /**
  * NewOrderSingles answered by ExecutionReports between two engines that the calling thread polls in turn, one round
@@ -26,6 +28,7 @@ public final class OrderRoundTrips
     private int reports;
     private int orderLength;
     private int reportLength;
+    private Session session;
 
     public OrderRoundTrips(final FixEngine initiator, final FixEngine acceptor)
     {
@@ -33,50 +36,36 @@ public final class OrderRoundTrips
         this.acceptor = acceptor;
     }
 
-    /** The acceptor's application: an ExecutionReport for each order, with its ClOrdID. */
-    public Application exchange()
+    /**
+     * Adds the acceptor's session (an ExecutionReport for each order, with its ClOrdID) and the initiator's (counting
+     * the reports), FIX 4.4, connects the initiator to {@code host} on a port the acceptor chose, and polls both
+     * engines until it has logged on or {@code seconds} have passed: the initiator's session, logged on or not.
+     */
+    public Session connect(final String host, final int seconds)
     {
-        return (session, newOrder) ->
-        {
-            orderLength = newOrder.length();
-            final int clOrdId = newOrder.indexOf(CL_ORD_ID);
-            report.reset('8').append(37, ++execId)
-                .append(CL_ORD_ID, newOrder.buffer(), newOrder.valueOffset(clOrdId), newOrder.valueLength(clOrdId))
-                .append(17, execId).append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
-                .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0);
-            session.trySend(report);
-            return Action.CONTINUE;
-        };
-    }
-
-    /** The initiator's application: counts the reports. */
-    public Application client()
-    {
-        return new Application()
-        {
-            @Override
-            public Action onAppMessage(final Session session, final MessageDecoder message)
+        acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), this::answer);
+        final int port = acceptor.listen("127.0.0.1", 0);
+        session = initiator.addInitiatorSession(new SessionId(FixVersion.FIX44, "CLIENT", "EXEC"), host, port,
+            new Application()
             {
-                reportLength = message.length();
-                reports++;
-                return Action.CONTINUE;
-            }
-        };
-    }
-
-    /** Polls both engines until {@code session} is logged on or {@code seconds} have passed; whether it is. */
-    public boolean logOn(final Session session, final int seconds)
-    {
+                @Override
+                public Action onAppMessage(final Session session, final MessageDecoder message)
+                {
+                    reportLength = message.length();
+                    reports++;
+                    return Action.CONTINUE;
+                }
+            });
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!session.isLoggedOn() && System.nanoTime() < deadline)
         {
             pollBoth();
         }
-        return session.isLoggedOn();
+        return session;
     }
 
-    /** {@code count} orders from {@code session}, each sent once the report of the one before has arrived. */
-    public void run(final Session session, final int count)
+    /** {@code count} orders, each sent once the report of the one before has arrived. */
+    public void run(final int count)
     {
         for (int i = 0; i < count; i++)
         {
@@ -105,6 +94,18 @@ public final class OrderRoundTrips
     public int reportLength()
     {
         return reportLength;
+    }
+
+    private Action answer(final Session acceptorSession, final MessageDecoder newOrder)
+    {
+        orderLength = newOrder.length();
+        final int clOrdId = newOrder.indexOf(CL_ORD_ID);
+        report.reset('8').append(37, ++execId)
+            .append(CL_ORD_ID, newOrder.buffer(), newOrder.valueOffset(clOrdId), newOrder.valueLength(clOrdId))
+            .append(17, execId).append(150, '0').append(39, '0').append(55, "EUR/USD").append(54, '1')
+            .appendDecimal(151, 100, 0).appendDecimal(14, 0, 0).appendDecimal(6, 0, 0);
+        acceptorSession.trySend(report);
+        return Action.CONTINUE;
     }
 
     private void pollBoth()

@@ -23,11 +23,9 @@ import javax.net.ssl.TrustManagerFactory;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.OrderRoundTrips;
-import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
 import org.fixlab.engine.session.Session;
-import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,15 +76,12 @@ class TlsAllocationTest
                 SessionLog.SILENT))
         {
             final OrderRoundTrips roundTrips = new OrderRoundTrips(initiator, acceptor);
-            acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), roundTrips.exchange());
-            final int port = acceptor.listen("127.0.0.1", 0);
-            final Session session = initiator.addInitiatorSession(new SessionId(FixVersion.FIX44, "CLIENT", "EXEC"),
-                "localhost", port, roundTrips.client());
-            assertTrue(roundTrips.logOn(session, 20), "logged on over TLS");
+            final Session session = roundTrips.connect("localhost", 20);
+            assertTrue(session.isLoggedOn(), "logged on over TLS");
             assertEquals("TLSv1.3 TLS_AES_128_GCM_SHA256", session.transport().tlsSession());
 
-            roundTrips.run(session, WARM_UP);
-            engineBytes = leastPerRoundTrip(() -> roundTrips.run(session, MEASURED));
+            roundTrips.run(WARM_UP);
+            engineBytes = leastPerRoundTrip(() -> roundTrips.run(MEASURED));
             orderLength = roundTrips.orderLength();
             reportLength = roundTrips.reportLength();
         }
@@ -226,16 +221,7 @@ class TlsAllocationTest
             }
             else if (status == HandshakeStatus.NEED_UNWRAP || status == HandshakeStatus.NEED_UNWRAP_AGAIN)
             {
-                in.flip();
-                try
-                {
-                    plain.clear();
-                    engine.unwrap(in, plain);
-                }
-                finally
-                {
-                    in.compact();
-                }
+                receive(engine, in, plain);
             }
         }
 

@@ -9,12 +9,10 @@ import java.nio.file.Path;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.OrderRoundTrips;
-import org.fixlab.engine.codec.FixVersion;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.config.Preset;
 import org.fixlab.engine.messagelog.MessageLogWriter;
 import org.fixlab.engine.session.Session;
-import org.fixlab.engine.session.SessionId;
 import org.fixlab.engine.session.SessionLog;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -64,13 +62,10 @@ class SteadyStateAllocationTest
             FixEngine initiator = new FixEngine(configuration, new OffsetEpochNanoClock(), SessionLog.SILENT))
         {
             final OrderRoundTrips roundTrips = new OrderRoundTrips(initiator, acceptor);
-            acceptor.addAcceptorSession(new SessionId(FixVersion.FIX44, "EXEC", "CLIENT"), roundTrips.exchange());
-            final int port = acceptor.listen("127.0.0.1", 0);
-            final Session session = initiator.addInitiatorSession(new SessionId(FixVersion.FIX44, "CLIENT", "EXEC"),
-                "127.0.0.1", port, roundTrips.client());
-            assertTrue(roundTrips.logOn(session, 10), "logged on");
+            final Session session = roundTrips.connect("127.0.0.1", 10);
+            assertTrue(session.isLoggedOn(), "logged on");
 
-            roundTrips.run(session, WARM_UP);
+            roundTrips.run(WARM_UP);
             // The JIT may still recompile (and deoptimize, which can rematerialise an object or two)
             // in the first windows; a per-message allocation would show in every window, never as 0.
             final StringBuilder windows = new StringBuilder();
@@ -81,7 +76,7 @@ class SteadyStateAllocationTest
             for (int window = 0; window < MAX_WINDOWS && allocated != 0; window++)
             {
                 final long before = allocatedBy(threads, thread, writers);
-                roundTrips.run(session, MEASURED);
+                roundTrips.run(MEASURED);
                 allocated = allocatedBy(threads, thread, writers) - before;
                 windows.append(allocated).append(' ');
             }
