@@ -1,0 +1,267 @@
+package org.fixlab.engine.jvm;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Interns the String literals of whole packages of classes ahead of time, and keeps them, so that the JIT's first
+ * C2 compile of one of their methods allocates nothing on the thread that asked for it.
+ *
+ * <p>Why: before HotSpot queues a C2 compile ({@code CompileBroker::compile_method}, Java 17 to 25 at least), it
+ * resolves every String constant of the method's class on the thread whose call crossed the threshold, the engine's
+ * thread here. A literal nobody has used yet (an error text, a log line) becomes a new interned String then: 80 bytes
+ * for a 40-character text, 2,240 for a class like {@code Session}, once per class, whenever C2 first gets to it. A
+ * method that runs once per duty cycle rather than once per message reaches C2 a second or more into a run, so
+ * a measured window that follows a warm-up of a few million messages could still catch one: the 2,240 bytes the
+ * optimized stream's client showed in some runs, the 192-584 of {@code balanced}'s server. Resolution finds a string
+ * the JVM has interned already and makes none; the JVM holds its interned strings weakly, so this class holds them.
+ *
+ * <p>The classes are read as files (their constant pools, not loaded), from the jar or directory of an anchor class,
+ * or from the JDK's runtime image for a JDK class. Where that location cannot be read (a nested jar, a custom class
+ * loader) those packages are skipped with one log line: the engine works the same, only not garbage-free across a
+ * late compile.
+ *
+ * <p>What this does not cover: the same request also loads the classes named in the compiled method's signature, and
+ * one not loaded yet gets its {@code Class} there (128-152 bytes each on {@code balanced}'s server under JFR with
+ * TLABs off, at two first compiles in the JDK's socket read). Loading every signature's classes ahead would load
+ * some 480 classes the engine never uses.
+ */
+public final class ClassLiterals
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ClassLiterals.class);
+    private static final int CLASS_FILE_MAGIC = 0xCAFEBABE;
+
+    /** Strong references to every literal interned here: the JVM's string table alone would let them be collected. */
+    private static final Set<String> PINNED = new HashSet<>();
+    /** The anchors' locations and packages already read, so each is read once per JVM. */
+    private static final Set<String> DONE = new HashSet<>();
+
+    private ClassLiterals()
+    {
+    }
+
+    /**
+     * Pins the literals of the class files that {@code prefixes} name (a package and its subpackages,
+     * {@code "org/agrona/"}, or a class and its nested classes, {@code "java/lang/Thread"}) in the jar, directory or
+     * runtime module that {@code anchor} was loaded from. Returns the number of literals pinned
+     * by this call (0 when all were already, or the location could not be read).
+     */
+    public static synchronized int pin(final Class<?> anchor, final String... prefixes)
+    {
+        final int before = PINNED.size();
+        try
+        {
+            final Location location = Location.of(anchor);
+            if (location == null)
+            {
+                LOG.info("String literals of {} not interned ahead of the JIT: its classes are not in a jar, directory or "
+                    + "the runtime image", anchor.getName());
+                return 0;
+            }
+            for (final String prefix : prefixes)
+            {
+                if (DONE.add(location + "!" + prefix))
+                {
+                    location.forEachClassFile(prefix, ClassLiterals::pinStringConstants);
+                }
+            }
+        }
+        catch (final IOException | UncheckedIOException ex)
+        {
+            LOG.info("String literals of {} not all interned ahead of the JIT: {}", anchor.getName(), ex.toString());
+        }
+        return PINNED.size() - before;
+    }
+
+    /**
+     * Everything an engine thread runs, pinned once per JVM by the first {@code FixEngine}: the engine's classes,
+     * Agrona's (buffers, clocks, idle strategies), and the JDK classes its duty cycle calls into whose first C2
+     * compile came a second or more into a stream under {@code -XX:+LogCompilation}: buffers, socket and file
+     * channels, the channels' locks, the atomics behind them, the thread a file write marks itself blocked on, and the
+     * event loop's lists. Some 1,500 literals and 100 KB, read in 100-200 ms.
+     */
+    public static void pinEngineThreadClasses()
+    {
+        pin(ClassLiterals.class, "org/fixlab/engine/");
+        pin(org.agrona.DirectBuffer.class, "org/agrona/");
+        pin(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/", "java/lang/Thread",
+            "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards",
+            "java/lang/invoke/VarHandleInts", "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences",
+            "java/lang/invoke/VarForm");
+    }
+
+    /** Whether {@code literal} is held here (for tests). */
+    static synchronized boolean holds(final String literal)
+    {
+        return PINNED.contains(literal);
+    }
+
+    /**
+     * The CONSTANT_String entries of a class file's constant pool (JVMS 4.4), interned and held. A tag this reader
+     * does not know (a newer class file version) ends the class's pool: what was read so far is kept.
+     */
+    static void pinStringConstants(final byte[] classFile) throws IOException
+    {
+        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
+        if (in.readInt() != CLASS_FILE_MAGIC)
+        {
+            return;
+        }
+        in.readUnsignedShort();
+        in.readUnsignedShort();
+        final int count = in.readUnsignedShort();
+        final String[] utf8 = new String[count];
+        final List<Integer> stringIndexes = new ArrayList<>();
+        entries:
+        for (int i = 1; i < count; i++)
+        {
+            final int tag = in.readUnsignedByte();
+            switch (tag)
+            {
+                case 1 -> utf8[i] = in.readUTF(); // CONSTANT_Utf8 is DataInput's modified UTF-8, length first
+                case 8 -> stringIndexes.add(in.readUnsignedShort());
+                case 7, 16, 19, 20 -> in.skipBytes(2); // Class, MethodType, Module, Package
+                case 15 -> in.skipBytes(3); // MethodHandle
+                case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4); // Integer, Float, the refs, NameAndType, (Invoke)Dynamic
+                case 5, 6 ->
+                {
+                    in.skipBytes(8); // Long and Double take two entries
+                    i++;
+                }
+                default ->
+                {
+                    break entries;
+                }
+            }
+        }
+        for (final int index : stringIndexes)
+        {
+            final String value = index < count ? utf8[index] : null;
+            if (value != null)
+            {
+                PINNED.add(value.intern());
+            }
+        }
+    }
+
+    /** Whether the class file {@code name} ("org/agrona/DirectBuffer.class") is one that {@code prefix} names. */
+    static boolean named(final String name, final String prefix)
+    {
+        if (!name.endsWith(".class"))
+        {
+            return false;
+        }
+        return prefix.endsWith("/") ? name.startsWith(prefix) : name.equals(prefix + ".class") || name.startsWith(prefix + "$");
+    }
+
+    private interface ClassFileAction
+    {
+        void accept(byte[] classFile) throws IOException;
+    }
+
+    /** Where an anchor's classes are: a jar, or a tree of class files (a directory, or a module of the runtime image). */
+    private record Location(Path jar, Path tree)
+    {
+        static Location of(final Class<?> anchor) throws IOException
+        {
+            final CodeSource source = anchor.getProtectionDomain().getCodeSource();
+            if (source == null)
+            {
+                // the JDK's own classes: their module in the runtime image
+                final String module = anchor.getModule().getName();
+                return module == null ? null
+                    : new Location(null, FileSystems.getFileSystem(URI.create("jrt:/")).getPath("modules", module));
+            }
+            final Path path;
+            try
+            {
+                path = source.getLocation() == null || !"file".equals(source.getLocation().getProtocol()) ? null
+                    : Path.of(source.getLocation().toURI());
+            }
+            catch (final URISyntaxException | IllegalArgumentException ex)
+            {
+                return null;
+            }
+            if (path == null)
+            {
+                return null;
+            }
+            return Files.isDirectory(path) ? new Location(null, path) : Files.isRegularFile(path) ? new Location(path, null) : null;
+        }
+
+        void forEachClassFile(final String prefix, final ClassFileAction action) throws IOException
+        {
+            if (jar != null)
+            {
+                try (JarFile file = new JarFile(jar.toFile()))
+                {
+                    final Enumeration<JarEntry> entries = file.entries();
+                    while (entries.hasMoreElements())
+                    {
+                        final JarEntry entry = entries.nextElement();
+                        if (named(entry.getName(), prefix))
+                        {
+                            try (InputStream in = file.getInputStream(entry))
+                            {
+                                action.accept(in.readAllBytes());
+                            }
+                        }
+                    }
+                }
+                return;
+            }
+            // the deepest directory the prefix names; below it, a package's subpackages, or a class's own directory only
+            final Path root = tree.resolve(prefix.substring(0, prefix.lastIndexOf('/') + 1));
+            if (!Files.isDirectory(root))
+            {
+                return;
+            }
+            try (Stream<Path> files = Files.walk(root, prefix.endsWith("/") ? Integer.MAX_VALUE : 1))
+            {
+                final Iterable<Path> matching = files.filter(f -> named(resourceName(f), prefix))::iterator;
+                for (final Path file : matching)
+                {
+                    action.accept(Files.readAllBytes(file));
+                }
+            }
+        }
+
+        /** A class file's path below the tree, '/'-separated as in a jar: "org/agrona/DirectBuffer.class". */
+        private String resourceName(final Path file)
+        {
+            final Path relative = tree.relativize(file);
+            final StringBuilder name = new StringBuilder();
+            for (final Path part : relative)
+            {
+                name.append(name.length() == 0 ? "" : "/").append(part);
+            }
+            return name.toString();
+        }
+
+        @Override
+        public String toString()
+        {
+            return String.valueOf(jar != null ? jar : tree.toUri());
+        }
+    }
+}
