@@ -11,7 +11,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.engine.config.EngineConfiguration;
-import org.fixlab.engine.jvm.ClassLiterals;
+import org.fixlab.engine.jvm.FirstCompileResolution;
 import org.fixlab.engine.messagelog.EngineMessageLog;
 import org.fixlab.engine.messagelog.EngineThreadMessageLog;
 import org.fixlab.engine.messagelog.MessageLog;
@@ -65,7 +65,7 @@ public final class FixEngine implements AutoCloseable
 
     public FixEngine(final EngineConfiguration configuration, final EpochNanoClock clock, final SessionLog log)
     {
-        ClassLiterals.pinEngineThreadClasses();
+        FirstCompileResolution.prepareEngineThreads();
         this.configuration = configuration;
         this.clock = clock;
         this.log = log;

@@ -24,49 +24,92 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Interns the String literals of whole packages of classes ahead of time, and keeps them, so that the JIT's first
- * C2 compile of one of their methods allocates nothing on the thread that asked for it.
+ * Does ahead of time what HotSpot does on the calling thread when it first asks C2 to compile a method, so that a
+ * compile first asked for inside a measured window (or any stretch meant to be garbage-free) allocates nothing there.
  *
- * <p>Why: before HotSpot queues a C2 compile ({@code CompileBroker::compile_method}, Java 17 to 25 at least), it
- * resolves every String constant of the method's class on the thread whose call crossed the threshold, the engine's
- * thread here. A literal nobody has used yet (an error text, a log line) becomes a new interned String then: 80 bytes
- * for a 40-character text, 2,240 for a class like {@code Session}, once per class, whenever C2 first gets to it. A
- * method that runs once per duty cycle rather than once per message reaches C2 a second or more into a run, so
- * a measured window that follows a warm-up of a few million messages could still catch one: the 2,240 bytes the
- * optimized stream's client showed in some runs, the 192-584 of {@code balanced}'s server. Resolution finds a string
- * the JVM has interned already and makes none; the JVM holds its interned strings weakly, so this class holds them.
+ * <p>Before HotSpot queues a C2 compile ({@code CompileBroker::compile_method}, Java 17 to 25 at least), the thread
+ * whose call crossed the threshold, the engine's thread here, does two things:
+ * <ul>
+ *   <li>it resolves every String constant of the method's class. A literal nobody has used yet (an error text, a log
+ *       line) becomes a new interned String then: 80 bytes for a 40-character text, 2,240 for a class like
+ *       {@code Session}, once per class. Resolution finds a string the JVM has interned already and makes none, so
+ *       {@link #internLiterals} interns them first; the JVM holds its interned strings weakly, so this class holds
+ *       them too.</li>
+ *   <li>it loads the classes the method's signature names. One not loaded yet gets its {@code Class} there (128-152
+ *       bytes). {@link #loadClasses} loads them first.</li>
+ * </ul>
+ * A method that runs once per duty cycle rather than once per message reaches C2 a second or more into a run, so a
+ * window that follows a warm-up of a few million messages could still catch one: the 2,240 bytes of the optimized
+ * stream's client in some runs, the 192-584 of {@code balanced}'s server in most.
  *
- * <p>The classes are read as files (their constant pools, not loaded), from the jar or directory of an anchor class,
- * or from the JDK's runtime image for a JDK class. Where that location cannot be read (a nested jar, a custom class
- * loader) those packages are skipped with one log line: the engine works the same, only not garbage-free across a
- * late compile.
- *
- * <p>What this does not cover: the same request also loads the classes named in the compiled method's signature, and
- * one not loaded yet gets its {@code Class} there (128-152 bytes each on {@code balanced}'s server under JFR with
- * TLABs off, at two first compiles in the JDK's socket read). Loading every signature's classes ahead would load
- * some 480 classes the engine never uses.
+ * <p>Literals are read from class files (their constant pools; the classes are not loaded), in the jar or directory
+ * of an anchor class, or in the JDK's runtime image for a JDK class. Where that location cannot be read (a nested
+ * jar, a custom class loader) those classes are skipped with one log line: the engine works the same, only not
+ * garbage-free across a late compile.
  */
-public final class ClassLiterals
+public final class FirstCompileResolution
 {
-    private static final Logger LOG = LoggerFactory.getLogger(ClassLiterals.class);
+    private static final Logger LOG = LoggerFactory.getLogger(FirstCompileResolution.class);
     private static final int CLASS_FILE_MAGIC = 0xCAFEBABE;
 
     /** Strong references to every literal interned here: the JVM's string table alone would let them be collected. */
     private static final Set<String> PINNED = new HashSet<>();
-    /** The anchors' locations and packages already read, so each is read once per JVM. */
+    /** The anchors' locations and prefixes already read, so each is read once per JVM. */
     private static final Set<String> DONE = new HashSet<>();
 
-    private ClassLiterals()
+    private FirstCompileResolution()
     {
     }
 
     /**
-     * Pins the literals of the class files that {@code prefixes} name (a package and its subpackages,
-     * {@code "org/agrona/"}, or a class and its nested classes, {@code "java/lang/Thread"}) in the jar, directory or
-     * runtime module that {@code anchor} was loaded from. Returns the number of literals pinned
-     * by this call (0 when all were already, or the location could not be read).
+     * Everything an engine thread runs, once per JVM, by the first {@code FixEngine}. Literals: the engine's classes,
+     * Agrona's (buffers, clocks, idle strategies), and the JDK classes its duty cycle calls into whose first C2
+     * compile came a second or more into a stream under {@code -XX:+LogCompilation}: buffers, socket and file
+     * channels, the channels' locks, the atomics behind them, the thread a file write marks itself blocked on, the
+     * event loop's lists. Some 1,500 literals and 100 KB, read in 100-200 ms. Classes: the two that
+     * {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a second into the stream, each by the
+     * first C2 compile of a method in the JDK's socket read that names it.
      */
-    public static synchronized int pin(final Class<?> anchor, final String... prefixes)
+    public static void prepareEngineThreads()
+    {
+        internLiterals(FirstCompileResolution.class, "org/fixlab/engine/");
+        internLiterals(org.agrona.DirectBuffer.class, "org/agrona/");
+        internLiterals(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/", "java/lang/Thread",
+            "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards",
+            "java/lang/invoke/VarHandleInts", "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences",
+            "java/lang/invoke/VarForm");
+        loadClasses(null, "jdk.internal.misc.ScopedMemoryAccess$Scope$Handle", "java.util.concurrent.locks.AbstractQueuedSynchronizer$Node");
+    }
+
+    /**
+     * Loads (without initialising) each class named, by {@code loader} (null: the JDK's own). A name this JVM does
+     * not have (another JDK version's) is skipped. Returns how many were found.
+     */
+    public static int loadClasses(final ClassLoader loader, final String... names)
+    {
+        int found = 0;
+        for (final String name : names)
+        {
+            try
+            {
+                Class.forName(name, false, loader);
+                found++;
+            }
+            catch (final ClassNotFoundException | LinkageError ex)
+            {
+                LOG.debug("{} not loaded ahead of the JIT: {}", name, ex.toString());
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Interns and holds the literals of the class files that {@code prefixes} name (a package and its subpackages,
+     * {@code "org/agrona/"}, or a class and its nested classes, {@code "java/lang/Thread"}) in the jar, directory or
+     * runtime module that {@code anchor} was loaded from. Returns the number of literals this call added (0 when all
+     * were held already, or the location could not be read).
+     */
+    public static synchronized int internLiterals(final Class<?> anchor, final String... prefixes)
     {
         final int before = PINNED.size();
         try
@@ -82,7 +125,7 @@ public final class ClassLiterals
             {
                 if (DONE.add(location + "!" + prefix))
                 {
-                    location.forEachClassFile(prefix, ClassLiterals::pinStringConstants);
+                    location.forEachClassFile(prefix, FirstCompileResolution::internStringConstants);
                 }
             }
         }
@@ -91,23 +134,6 @@ public final class ClassLiterals
             LOG.info("String literals of {} not all interned ahead of the JIT: {}", anchor.getName(), ex.toString());
         }
         return PINNED.size() - before;
-    }
-
-    /**
-     * Everything an engine thread runs, pinned once per JVM by the first {@code FixEngine}: the engine's classes,
-     * Agrona's (buffers, clocks, idle strategies), and the JDK classes its duty cycle calls into whose first C2
-     * compile came a second or more into a stream under {@code -XX:+LogCompilation}: buffers, socket and file
-     * channels, the channels' locks, the atomics behind them, the thread a file write marks itself blocked on, and the
-     * event loop's lists. Some 1,500 literals and 100 KB, read in 100-200 ms.
-     */
-    public static void pinEngineThreadClasses()
-    {
-        pin(ClassLiterals.class, "org/fixlab/engine/");
-        pin(org.agrona.DirectBuffer.class, "org/agrona/");
-        pin(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/", "java/lang/Thread",
-            "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards",
-            "java/lang/invoke/VarHandleInts", "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences",
-            "java/lang/invoke/VarForm");
     }
 
     /** Whether {@code literal} is held here (for tests). */
@@ -120,7 +146,7 @@ public final class ClassLiterals
      * The CONSTANT_String entries of a class file's constant pool (JVMS 4.4), interned and held. A tag this reader
      * does not know (a newer class file version) ends the class's pool: what was read so far is kept.
      */
-    static void pinStringConstants(final byte[] classFile) throws IOException
+    static void internStringConstants(final byte[] classFile) throws IOException
     {
         final DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
         if (in.readInt() != CLASS_FILE_MAGIC)

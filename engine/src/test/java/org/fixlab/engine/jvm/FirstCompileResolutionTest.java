@@ -14,7 +14,7 @@ import java.lang.management.ManagementFactory;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 
-class ClassLiteralsTest
+class FirstCompileResolutionTest
 {
     @Test
     void theFirstC2CompileOfAClassAllocatesItsUnusedLiteralsUnlessTheyArePinned()
@@ -23,45 +23,64 @@ class ClassLiteralsTest
         // the mechanism must show in this JVM (C2 on, the literals not interned by anything else), or there is nothing to test
         assumeTrue(unpinned > 0, "no C2 compile of Unpinned.next allocated on this JVM");
 
-        assertEquals(4, ClassLiterals.pin(ClassLiteralsTest.class, "org/fixlab/engine/jvm/ClassLiteralsTest$Pinned"));
+        assertEquals(4, FirstCompileResolution.internLiterals(FirstCompileResolutionTest.class, "org/fixlab/engine/jvm/FirstCompileResolutionTest$Pinned"));
         assertEquals(0, Driver.allocatedWhileCompiling(new Pinned()),
             "Unpinned, the same class with other texts, allocated " + unpinned + " bytes");
     }
 
     @Test
+    void theFirstC2CompileOfAMethodLoadsTheClassesItsSignatureNamesUnlessTheyAreLoaded()
+    {
+        final long unloaded = Driver.allocatedWhileCompiling(new TakesUnloaded());
+        assumeTrue(unloaded > 0, "no C2 compile of TakesUnloaded.next allocated on this JVM");
+
+        // by name: a class literal here would load it before the call
+        assertEquals(1, FirstCompileResolution.loadClasses(FirstCompileResolutionTest.class.getClassLoader(),
+            "org.fixlab.engine.jvm.SignatureArguments$Preloaded"));
+        assertEquals(0, Driver.allocatedWhileCompiling(new TakesPreloaded()),
+            "TakesUnloaded, the same class with an argument of another class, allocated " + unloaded + " bytes");
+    }
+
+    @Test
+    void aClassNameThisJvmDoesNotHaveIsSkipped()
+    {
+        assertEquals(1, FirstCompileResolution.loadClasses(null, "java.lang.String", "jdk.internal.NoSuchClassAnywhere"));
+    }
+
+    @Test
     void readsJarsAndTheRuntimeImage()
     {
-        ClassLiterals.pin(BackoffIdleStrategy.class, "org/agrona/concurrent/BackoffIdleStrategy");
-        assertTrue(ClassLiterals.holds("backoff"));
-        ClassLiterals.pin(Object.class, "java/lang/Boolean");
-        assertTrue(ClassLiterals.holds("true"));
-        assertTrue(ClassLiterals.holds("false"));
+        FirstCompileResolution.internLiterals(BackoffIdleStrategy.class, "org/agrona/concurrent/BackoffIdleStrategy");
+        assertTrue(FirstCompileResolution.holds("backoff"));
+        FirstCompileResolution.internLiterals(Object.class, "java/lang/Boolean");
+        assertTrue(FirstCompileResolution.holds("true"));
+        assertTrue(FirstCompileResolution.holds("false"));
     }
 
     @Test
     void thePrefixOfAClassTakesItsNestedClassesAndNotItsNeighbours()
     {
-        ClassLiterals.pin(ClassLiteralsTest.class, "org/fixlab/engine/jvm/ClassLiteralsTest$Nested");
-        assertTrue(ClassLiterals.holds("a literal of Nested only"));
-        assertTrue(ClassLiterals.holds("a literal of Nested.Inner only"));
-        assertFalse(ClassLiterals.holds("a literal of NestedNeighbour only"));
+        FirstCompileResolution.internLiterals(FirstCompileResolutionTest.class, "org/fixlab/engine/jvm/FirstCompileResolutionTest$Nested");
+        assertTrue(FirstCompileResolution.holds("a literal of Nested only"));
+        assertTrue(FirstCompileResolution.holds("a literal of Nested.Inner only"));
+        assertFalse(FirstCompileResolution.holds("a literal of NestedNeighbour only"));
     }
 
     @Test
     void aPrefixNamesAPackageOrAClassWithItsNestedClasses()
     {
-        assertTrue(ClassLiterals.named("org/agrona/concurrent/UnsafeBuffer.class", "org/agrona/"));
-        assertTrue(ClassLiterals.named("java/lang/Thread.class", "java/lang/Thread"));
-        assertTrue(ClassLiterals.named("java/lang/Thread$State.class", "java/lang/Thread"));
-        assertFalse(ClassLiterals.named("java/lang/ThreadLocal.class", "java/lang/Thread"));
-        assertFalse(ClassLiterals.named("org/agrona/package-info.txt", "org/agrona/"));
+        assertTrue(FirstCompileResolution.named("org/agrona/concurrent/UnsafeBuffer.class", "org/agrona/"));
+        assertTrue(FirstCompileResolution.named("java/lang/Thread.class", "java/lang/Thread"));
+        assertTrue(FirstCompileResolution.named("java/lang/Thread$State.class", "java/lang/Thread"));
+        assertFalse(FirstCompileResolution.named("java/lang/ThreadLocal.class", "java/lang/Thread"));
+        assertFalse(FirstCompileResolution.named("org/agrona/package-info.txt", "org/agrona/"));
     }
 
     @Test
     void aClassWithoutALocationIsSkipped() throws IOException
     {
         final byte[] bytes;
-        try (InputStream in = ClassLiteralsTest.class.getResourceAsStream("ClassLiteralsTest$Orphan.class"))
+        try (InputStream in = FirstCompileResolutionTest.class.getResourceAsStream("FirstCompileResolutionTest$Orphan.class"))
         {
             bytes = in.readAllBytes();
         }
@@ -72,16 +91,16 @@ class ClassLiteralsTest
                 return defineClass(null, bytes, 0, bytes.length);
             }
         }.define();
-        assertEquals(0, ClassLiterals.pin(orphan, "org/fixlab/engine/jvm/"));
-        assertFalse(ClassLiterals.holds("a literal of Orphan only"));
+        assertEquals(0, FirstCompileResolution.internLiterals(orphan, "org/fixlab/engine/jvm/"));
+        assertFalse(FirstCompileResolution.holds("a literal of Orphan only"));
     }
 
     @Test
     void bytesThatAreNotAClassFileAreIgnoredAndATruncatedOneIsAnError() throws IOException
     {
-        ClassLiterals.pinStringConstants(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+        FirstCompileResolution.internStringConstants(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
         final byte[] truncated = {(byte)0xCA, (byte)0xFE, (byte)0xBA, (byte)0xBE, 0, 0, 0, 61, 0, 9, 1, 0};
-        assertThrows(EOFException.class, () -> ClassLiterals.pinStringConstants(truncated));
+        assertThrows(EOFException.class, () -> FirstCompileResolution.internStringConstants(truncated));
     }
 
     /** Two classes of one shape: their literals are on a path that never runs, so only the JIT ever resolves them. */
@@ -133,6 +152,57 @@ class ClassLiteralsTest
                 case 2 -> "a pinned text that no call ever reaches, the third";
                 default -> "a pinned text that no call ever reaches, the fourth " + i;
             };
+        }
+    }
+
+    /** Two more of one shape, whose method names an argument class that only the JIT loads (the argument is always null). */
+    static final class TakesUnloaded implements Counter
+    {
+        private int total;
+
+        @Override
+        public int next(final int i)
+        {
+            return add(i, null);
+        }
+
+        /** Longer than C1 inlines (35 bytecodes), so that it is compiled, and asked of C2, on its own. */
+        private int add(final int i, final SignatureArguments.Unloaded argument)
+        {
+            if (argument != null)
+            {
+                return argument.hashCode();
+            }
+            total += i;
+            total ^= total >>> 7;
+            total += (i & 15) * 31 + (i >>> 4);
+            total ^= total << 3;
+            return total;
+        }
+    }
+
+    static final class TakesPreloaded implements Counter
+    {
+        private int total;
+
+        @Override
+        public int next(final int i)
+        {
+            return add(i, null);
+        }
+
+        /** Longer than C1 inlines (35 bytecodes), so that it is compiled, and asked of C2, on its own. */
+        private int add(final int i, final SignatureArguments.Preloaded argument)
+        {
+            if (argument != null)
+            {
+                return argument.hashCode();
+            }
+            total += i;
+            total ^= total >>> 7;
+            total += (i & 15) * 31 + (i >>> 4);
+            total ^= total << 3;
+            return total;
         }
     }
 
