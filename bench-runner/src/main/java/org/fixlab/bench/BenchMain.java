@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.fixlab.bench.campaign.Campaign;
-import org.fixlab.engine.jvm.FirstCompileResolution;
+import org.fixlab.bench.run.HarnessLiterals;
 
 /**
  * Entry point of the bin/ scripts: {@code server}, {@code client} or {@code campaign}, then options.
@@ -36,10 +36,7 @@ public final class BenchMain
                 {
                     System.exit(relaunch(jvm, args));
                 }
-                // The harness's classes run on the measured threads too, and the JIT resolves a class's literals on
-                // the thread that first asks C2 for one of its methods: the server loop's, 392 bytes, fell inside
-                // balanced's measured million in 7 runs of 10. Every product's runs get this, Artio's JVM included.
-                FirstCompileResolution.internLiterals(BenchMain.class, "org/fixlab/bench/");
+                HarnessLiterals.internAll();
             }
             switch (args[0])
             {
