@@ -66,7 +66,8 @@ public final class FirstCompileResolution
      * Agrona's (buffers, clocks, idle strategies), and the JDK classes its duty cycle calls into whose first C2
      * compile came a second or more into a stream under {@code -XX:+LogCompilation}: buffers, socket and file
      * channels, the channels' locks, the atomics behind them, the thread a file write marks itself blocked on, the
-     * event loop's lists. Some 1,500 literals and 100 KB, read in 100-200 ms. Classes: the two that
+     * event loop's lists and the selector's queue of key updates ({@code ArrayDeque}: 192 bytes on {@code balanced}'s
+     * server in 3 runs of 10 without it). Some 1,500 literals and 100 KB, read in 100-200 ms. Classes: the two that
      * {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a second into the stream, each by the
      * first C2 compile of a method in the JDK's socket read that names it.
      */
@@ -74,11 +75,12 @@ public final class FirstCompileResolution
     {
         internLiterals(FirstCompileResolution.class, "org/fixlab/engine/");
         internLiterals(org.agrona.DirectBuffer.class, "org/agrona/");
-        internLiterals(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/", "java/lang/Thread",
-            "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards",
-            "java/lang/invoke/VarHandleInts", "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences",
-            "java/lang/invoke/VarForm");
-        loadClasses(null, "jdk.internal.misc.ScopedMemoryAccess$Scope$Handle", "java.util.concurrent.locks.AbstractQueuedSynchronizer$Node");
+        internLiterals(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/",
+            "java/lang/Thread", "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/util/ArrayDeque",
+            "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards", "java/lang/invoke/VarHandleInts",
+            "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences", "java/lang/invoke/VarForm");
+        loadClasses(null, "jdk.internal.misc.ScopedMemoryAccess$Scope$Handle",
+            "java.util.concurrent.locks.AbstractQueuedSynchronizer$Node");
     }
 
     /**

@@ -48,6 +48,14 @@ class FirstCompileResolutionTest
     }
 
     @Test
+    void anEngineThreadsClassesAreReadyBeforeItRuns()
+    {
+        FirstCompileResolution.prepareEngineThreads();
+        assertTrue(FirstCompileResolution.holds("Logon with unknown CompIDs"), "a Session text that only a refused Logon uses");
+        assertTrue(FirstCompileResolution.holds("backoff"), "Agrona's");
+    }
+
+    @Test
     void readsJarsAndTheRuntimeImage()
     {
         FirstCompileResolution.internLiterals(BackoffIdleStrategy.class, "org/agrona/concurrent/BackoffIdleStrategy");
