@@ -31,16 +31,16 @@ import org.slf4j.LoggerFactory;
  * whose call crossed the threshold, the engine's thread here, does two things:
  * <ul>
  *   <li>it resolves every String constant of the method's class. A literal nobody has used yet (an error text, a log
- *       line) becomes a new interned String then: 80 bytes for a 40-character text, 2,240 for a class like
- *       {@code Session}, once per class. Resolution finds a string the JVM has interned already and makes none, so
+ *       line) becomes a new interned String then: 80 bytes for a 40-character text, about 2.5 KB for all of
+ *       {@code Session}'s, once per class. Resolution finds a string the JVM has interned already and makes none, so
  *       {@link #internLiterals} interns them first; the JVM holds its interned strings weakly, so this class holds
  *       them too.</li>
  *   <li>it loads the classes the method's signature names. One not loaded yet gets its {@code Class} there (128-152
  *       bytes). {@link #loadClasses} loads them first.</li>
  * </ul>
  * A method that runs once per duty cycle rather than once per message reaches C2 a second or more into a run, so a
- * window that follows a warm-up of a few million messages could still catch one: the 2,240 bytes of the optimized
- * stream's client in some runs, the 192-584 of {@code balanced}'s server in most.
+ * window that follows a warm-up of a few million messages could still catch one: 2,240 bytes on the optimized
+ * stream's client in some runs, 304-416 on {@code balanced}'s client in most and 192 on its server in some.
  *
  * <p>Literals are read from class files (their constant pools; the classes are not loaded), in the jar or directory
  * of an anchor class, or in the JDK's runtime image for a JDK class. Where that location cannot be read (a nested
