@@ -56,6 +56,8 @@ public final class FirstCompileResolution
     private static final Set<String> PINNED = new HashSet<>();
     /** The anchors' locations and prefixes already read, so each is read once per JVM. */
     private static final Set<String> DONE = new HashSet<>();
+    /** Whether {@link #prepareEngineThreads} has run: every {@code FixEngine} calls it, the first does the work. */
+    private static boolean enginePrepared;
 
     private FirstCompileResolution()
     {
@@ -71,8 +73,13 @@ public final class FirstCompileResolution
      * {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a second into the stream, each by the
      * first C2 compile of a method in the JDK's socket read that names it.
      */
-    public static void prepareEngineThreads()
+    public static synchronized void prepareEngineThreads()
     {
+        if (enginePrepared)
+        {
+            return;
+        }
+        enginePrepared = true;
         internLiterals(FirstCompileResolution.class, "org/fixlab/engine/");
         internLiterals(org.agrona.DirectBuffer.class, "org/agrona/");
         internLiterals(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/",
