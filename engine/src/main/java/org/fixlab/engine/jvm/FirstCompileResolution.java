@@ -1,7 +1,5 @@
 package org.fixlab.engine.jvm;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,10 +9,10 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
-import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -50,7 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class FirstCompileResolution
 {
     private static final Logger LOG = LoggerFactory.getLogger(FirstCompileResolution.class);
-    private static final int CLASS_FILE_MAGIC = 0xCAFEBABE;
 
     /** Strong references to every literal interned here: the JVM's string table alone would let them be collected. */
     private static final Set<String> PINNED = new HashSet<>();
@@ -69,7 +66,10 @@ public final class FirstCompileResolution
      * compile came a second or more into a stream under {@code -XX:+LogCompilation}: buffers, socket and file
      * channels, the channels' locks, the atomics behind them, the thread a file write marks itself blocked on, the
      * event loop's lists and the selector's queue of key updates ({@code ArrayDeque}: 192 bytes on {@code balanced}'s
-     * server in 3 runs of 10 without it). Some 1,500 literals and 100 KB, read in 100-200 ms. Classes: the two that
+     * server in 3 runs of 10 without it); the number helpers the codecs call ({@code Integer}, {@code Math}, the
+     * JDK's index checks) and {@code sun.misc.Unsafe}, whose first C2 compiles async-profiler's allocation profile
+     * showed resolving their literals on an engine thread in the warm-up. With the texts of the methods HotSpot adds
+     * to some classes ({@link OverpassMessages}), some 1,500 strings and 100 KB, read in 100-200 ms. Classes: the two that
      * {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a second into the stream, each by the
      * first C2 compile of a method in the JDK's socket read that names it.
      */
@@ -85,7 +85,9 @@ public final class FirstCompileResolution
         internLiterals(java.nio.ByteBuffer.class, "java/nio/", "sun/nio/ch/", "java/util/concurrent/locks/",
             "java/lang/Thread", "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/util/ArrayDeque",
             "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards", "java/lang/invoke/VarHandleInts",
-            "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences", "java/lang/invoke/VarForm");
+            "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences", "java/lang/invoke/VarForm",
+            "java/lang/Integer", "java/lang/Math", "jdk/internal/util/Preconditions");
+        internLiterals(org.agrona.UnsafeAccess.UNSAFE.getClass(), "sun/misc/Unsafe");
         loadClasses(null, "jdk.internal.misc.ScopedMemoryAccess$Scope$Handle",
             "java.util.concurrent.locks.AbstractQueuedSynchronizer$Node");
     }
@@ -130,12 +132,24 @@ public final class FirstCompileResolution
                     + "the runtime image", anchor.getName());
                 return 0;
             }
+            final Map<String, ClassFileSummary> read = new HashMap<>();
             for (final String prefix : prefixes)
             {
                 if (DONE.add(location + "!" + prefix))
                 {
-                    location.forEachClassFile(prefix, FirstCompileResolution::internStringConstants);
+                    location.forEachClassFile(prefix, classFile ->
+                    {
+                        final ClassFileSummary summary = internStringConstants(classFile);
+                        if (summary != null && summary.name() != null)
+                        {
+                            read.put(summary.name(), summary);
+                        }
+                    });
                 }
+            }
+            for (final String message : OverpassMessages.of(read, anchor.getClassLoader()))
+            {
+                PINNED.add(message.intern());
             }
         }
         catch (final IOException | UncheckedIOException ex)
@@ -151,52 +165,18 @@ public final class FirstCompileResolution
         return PINNED.contains(literal);
     }
 
-    /**
-     * The CONSTANT_String entries of a class file's constant pool (JVMS 4.4), interned and held. A tag this reader
-     * does not know (a newer class file version) ends the class's pool: what was read so far is kept.
-     */
-    static void internStringConstants(final byte[] classFile) throws IOException
+    /** Interns and holds a class file's String constants (JVMS 4.4); returns what it read of the class, or null. */
+    static ClassFileSummary internStringConstants(final byte[] classFile) throws IOException
     {
-        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
-        if (in.readInt() != CLASS_FILE_MAGIC)
+        final ClassFileSummary summary = ClassFileSummary.parse(classFile);
+        if (summary != null)
         {
-            return;
-        }
-        in.readUnsignedShort();
-        in.readUnsignedShort();
-        final int count = in.readUnsignedShort();
-        final String[] utf8 = new String[count];
-        final List<Integer> stringIndexes = new ArrayList<>();
-        entries:
-        for (int i = 1; i < count; i++)
-        {
-            final int tag = in.readUnsignedByte();
-            switch (tag)
-            {
-                case 1 -> utf8[i] = in.readUTF(); // CONSTANT_Utf8 is DataInput's modified UTF-8, length first
-                case 8 -> stringIndexes.add(in.readUnsignedShort());
-                case 7, 16, 19, 20 -> in.skipBytes(2); // Class, MethodType, Module, Package
-                case 15 -> in.skipBytes(3); // MethodHandle
-                case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4); // Integer, Float, the refs, NameAndType, (Invoke)Dynamic
-                case 5, 6 ->
-                {
-                    in.skipBytes(8); // Long and Double take two entries
-                    i++;
-                }
-                default ->
-                {
-                    break entries;
-                }
-            }
-        }
-        for (final int index : stringIndexes)
-        {
-            final String value = index < count ? utf8[index] : null;
-            if (value != null)
+            for (final String value : summary.strings())
             {
                 PINNED.add(value.intern());
             }
         }
+        return summary;
     }
 
     /** Whether the class file {@code name} ("org/agrona/DirectBuffer.class") is one that {@code prefix} names. */

@@ -374,19 +374,23 @@ final class SessionLogFile implements AutoCloseable
     }
 
     /**
-     * Writes a buffer that filled up before its writer handed it over, and doubles it, up to {@link #MAX_BUFFER_SIZE}:
-     * a session that logs more than its buffer holds between two writes of its writer (10 ms on the engine thread)
-     * gets fewer, longer writes, which ext4 takes for less CPU a byte, while the many quiet sessions of an acceptor
-     * keep 64 KiB each. A buffer grows at most four times in the life of the session. Balanced's throughput stream
-     * (message log on, memory store; engine-jar A/B, nothing else running): 1.49M -> 1.74M orders a second with
-     * 256 KiB (17 of 20 pairs faster), 1 MiB another 5% (10 of 12), 128 KiB below 256 KiB (4 of 12 faster).
+     * Writes a buffer that filled up before its writer handed it over, and replaces it with one of
+     * {@link #MAX_BUFFER_SIZE}: a session that logs more than 64 KiB between two writes of its writer (10 ms on the
+     * engine thread) gets fewer, longer writes, which ext4 takes for less CPU a byte, while the many quiet sessions of an
+     * acceptor keep 64 KiB each. Balanced's throughput stream (message log on, memory store; engine-jar A/B, nothing else
+     * running): 1.49M -> 1.74M orders a second with 256 KiB (17 of 20 pairs faster), 1 MiB another 5% (10 of 12).
+     *
+     * <p>One step, once in the life of the session: a new direct buffer is 136 bytes on the heap (the buffer, its
+     * cleaner and deallocator), made on the engine thread. Doubling up to the most made four of them, the last whenever a
+     * 10 ms stretch first held more than 512 KiB of lines, which in a closed-loop round trip on {@code balanced} could be
+     * seconds into the run (JFR, 136 bytes inside the measured window in some runs on Java 17 and 25).
      */
     private void writeFullBuffer()
     {
         writeOut();
         if (out.capacity() < MAX_BUFFER_SIZE && failure == null)
         {
-            out = ByteBuffer.allocateDirect(out.capacity() * 2);
+            out = ByteBuffer.allocateDirect(MAX_BUFFER_SIZE);
             outView.wrap(out);
             outAddress = outView.addressOffset();
         }

@@ -10,6 +10,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -39,6 +42,38 @@ class FirstCompileResolutionTest
             "org.fixlab.engine.jvm.SignatureArguments$Preloaded"));
         assertEquals(0, Driver.allocatedWhileCompiling(new TakesPreloaded()),
             "TakesUnloaded, the same class with an argument of another class, allocated " + unloaded + " bytes");
+    }
+
+    @Test
+    void theFirstC2CompileOfAnAbstractClassAllocatesTheTextsOfTheMethodsHotSpotAddedUnlessTheyArePinned()
+    {
+        final long unpinned = Driver.allocatedWhileCompiling(new LeavesToSubclass.Unpinned());
+        assumeTrue(unpinned > 0, "no C2 compile of LeavesToSubclass.UnpinnedBase.next allocated on this JVM");
+
+        FirstCompileResolution.internLiterals(FirstCompileResolutionTest.class,
+            "org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass");
+        assertTrue(FirstCompileResolution.holds(
+            "Method org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass$PinnedBase.describe(I)Ljava/lang/String; is abstract"));
+        assertEquals(0, Driver.allocatedWhileCompiling(new LeavesToSubclass.Pinned()),
+            "UnpinnedBase, the same class under another name, allocated " + unpinned + " bytes");
+    }
+
+    @Test
+    void aClassThatDeclaresEveryMethodOfItsInterfacesGetsNoText() throws IOException
+    {
+        final Map<String, ClassFileSummary> read = new HashMap<>();
+        for (final Class<?> type : List.of(LeavesToSubclass.Pinned.class, LeavesToSubclass.PinnedBase.class))
+        {
+            try (InputStream in = type.getResourceAsStream(type.getSimpleName().isEmpty() ? null
+                : type.getName().substring(type.getPackageName().length() + 1) + ".class"))
+            {
+                final ClassFileSummary summary = ClassFileSummary.parse(in.readAllBytes());
+                read.put(summary.name(), summary);
+            }
+        }
+        // Describing is read through reflection: it is not among the class files read
+        assertEquals(List.of("Method org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass$PinnedBase"
+            + ".describe(I)Ljava/lang/String; is abstract"), OverpassMessages.of(read, getClass().getClassLoader()));
     }
 
     @Test
@@ -215,6 +250,65 @@ class FirstCompileResolutionTest
     }
 
     /** Holds no literal of its own, so that compiling its loop resolves nothing. */
+    /**
+     * Two abstract classes of one shape that leave an interface method to their subclasses, where the interface has a
+     * default method: HotSpot adds each a method that throws AbstractMethodError with a text naming the class.
+     */
+    static final class LeavesToSubclass
+    {
+        interface Describing extends Counter
+        {
+            String describe(int i);
+
+            default String name()
+            {
+                return "describing";
+            }
+        }
+
+        abstract static class UnpinnedBase implements Describing
+        {
+            private int total;
+
+            @Override
+            public int next(final int i)
+            {
+                total += i;
+                return i == Integer.MIN_VALUE ? describe(i).length() : total;
+            }
+        }
+
+        static final class Unpinned extends UnpinnedBase
+        {
+            @Override
+            public String describe(final int i)
+            {
+                return null;
+            }
+        }
+
+        abstract static class PinnedBase implements Describing
+        {
+            private int total;
+
+            @Override
+            public int next(final int i)
+            {
+                total += i;
+                return i == Integer.MIN_VALUE ? describe(i).length() : total;
+            }
+        }
+
+        static final class Pinned extends PinnedBase
+        {
+            @Override
+            public String describe(final int i)
+            {
+                return null;
+            }
+        }
+    }
+
     static final class Driver
     {
         private static final int CALLS = 200_000;

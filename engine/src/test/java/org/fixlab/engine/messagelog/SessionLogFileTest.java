@@ -2,6 +2,7 @@ package org.fixlab.engine.messagelog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -55,9 +56,9 @@ class SessionLogFileTest
     }
 
     /**
-     * A session that logs more between two hand-overs than its buffer holds gets a bigger buffer, doubled up to the
-     * most, without a line lost or cut; one whose writer hands its lines over before the buffer fills keeps the first
-     * size however much it logs in all.
+     * A session that logs more between two hand-overs than its buffer holds gets the biggest buffer at once (one new
+     * buffer in its life, not one per doubling), without a line lost or cut; one whose writer hands its lines over
+     * before the buffer fills keeps the first size however much it logs in all.
      */
     @Test
     void aBufferThatFillsBeforeItIsHandedOverGrowsToTheMostAndLosesNothing() throws IOException
@@ -81,6 +82,9 @@ class SessionLogFileTest
                 busyExpected.write(referenceLine(message, epochNanos, FieldDelimiter.SOH));
                 quietFile.append(source, 0, length, length, epochNanos);
                 quietExpected.write(referenceLine(message, epochNanos, FieldDelimiter.SOH));
+                final int size = busyFile.bufferSize();
+                assertTrue(size == SessionLogFile.INITIAL_BUFFER_SIZE || size == SessionLogFile.MAX_BUFFER_SIZE,
+                    "busy session's buffer at line " + line + ": " + size + " bytes, a size between the two");
                 if (line % 100 == 99)
                 {
                     quietFile.writeOut(); // what the writer does every flush interval
