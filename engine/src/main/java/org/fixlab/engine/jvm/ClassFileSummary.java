@@ -2,6 +2,7 @@ package org.fixlab.engine.jvm;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +50,9 @@ record ClassFileSummary(String name, String superName, List<String> interfaces, 
     }
 
     /**
-     * Reads a class file: null when the bytes are not one (no magic number). A constant pool tag this reader does not
-     * know (a newer class file version) ends the reading: the strings read so far are kept, with no name or methods.
+     * Reads a class file: null when the bytes are not one (no magic number), an error when its constant pool is cut
+     * short. A constant pool tag this reader does not know (a newer class file version), or a file cut short after its
+     * pool, ends the reading: the strings read so far are kept, with no name or methods.
      */
     static ClassFileSummary parse(final byte[] classFile) throws IOException
     {
@@ -98,10 +100,23 @@ record ClassFileSummary(String name, String superName, List<String> interfaces, 
                 strings.add(utf8[index]);
             }
         }
-        if (!poolRead)
+        if (poolRead)
         {
-            return new ClassFileSummary(null, null, List.of(), false, strings, List.of());
+            try
+            {
+                return withShape(in, utf8, classNameIndex, strings);
+            }
+            catch (final IOException ex)
+            {
+                // cut short after its constant pool: its strings are still good
+            }
         }
+        return new ClassFileSummary(null, null, List.of(), false, strings, List.of());
+    }
+
+    private static ClassFileSummary withShape(final DataInputStream in, final String[] utf8, final int[] classNameIndex,
+        final List<String> strings) throws IOException
+    {
         final int accessFlags = in.readUnsignedShort();
         final String name = className(utf8, classNameIndex, in.readUnsignedShort());
         final String superName = className(utf8, classNameIndex, in.readUnsignedShort());
@@ -112,7 +127,7 @@ record ClassFileSummary(String name, String superName, List<String> interfaces, 
         }
         for (int i = in.readUnsignedShort(); i > 0; i--) // fields: flags, name, descriptor, attributes
         {
-            in.skipBytes(6);
+            skipFully(in, 6);
             skipAttributes(in);
         }
         final List<MethodSummary> methods = new ArrayList<>();
@@ -136,8 +151,17 @@ record ClassFileSummary(String name, String superName, List<String> interfaces, 
     {
         for (int i = in.readUnsignedShort(); i > 0; i--)
         {
-            in.skipBytes(2);
-            in.skipBytes(in.readInt());
+            skipFully(in, 2);
+            skipFully(in, in.readInt());
+        }
+    }
+
+    /** DataInput's skipBytes stops quietly at the end of the bytes; a class file that ends inside a part is cut short. */
+    private static void skipFully(final DataInputStream in, final int bytes) throws IOException
+    {
+        if (in.skipBytes(bytes) != bytes)
+        {
+            throw new EOFException("class file ends inside an attribute or a field");
         }
     }
 }

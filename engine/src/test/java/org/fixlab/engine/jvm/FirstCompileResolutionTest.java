@@ -146,6 +146,38 @@ class FirstCompileResolutionTest
         assertThrows(EOFException.class, () -> FirstCompileResolution.internStringConstants(truncated));
     }
 
+    @Test
+    void aClassFileCutShortAfterItsConstantPoolStillGivesItsStrings() throws IOException
+    {
+        final byte[] whole;
+        try (InputStream in = FirstCompileResolutionTest.class.getResourceAsStream("FirstCompileResolutionTest$Nested.class"))
+        {
+            whole = in.readAllBytes();
+        }
+        assertEquals("org/fixlab/engine/jvm/FirstCompileResolutionTest$Nested", ClassFileSummary.parse(whole).name());
+        // shorter and shorter, until the cut reaches the constant pool (an error): before that, a cut inside the
+        // fields or methods gives the strings and no shape
+        int cutsWithStringsOnly = 0;
+        for (int length = whole.length - 1; length > 0; length--)
+        {
+            final ClassFileSummary cut;
+            try
+            {
+                cut = ClassFileSummary.parse(java.util.Arrays.copyOf(whole, length));
+            }
+            catch (final EOFException ex)
+            {
+                break;
+            }
+            if (cut.name() == null)
+            {
+                assertEquals(List.of("a literal of Nested only"), cut.strings(), "cut at " + length);
+                cutsWithStringsOnly++;
+            }
+        }
+        assertTrue(cutsWithStringsOnly > 0);
+    }
+
     /** Two classes of one shape: their literals are on a path that never runs, so only the JIT ever resolves them. */
     interface Counter
     {
