@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *       line) becomes a new interned String then: 80 bytes for a 40-character text, about 2.5 KB for all of
  *       {@code Session}'s, once per class. Resolution finds a string the JVM has interned already and makes none, so
  *       {@link #internLiterals} interns them first; the JVM holds its interned strings weakly, so this class holds
- *       them too.</li>
+ *       them too. The constants include texts HotSpot adds to some classes when it links them
+ *       ({@link OverpassMessages}), which {@link #internLiterals} works out and interns with the literals.</li>
  *   <li>it loads the classes the method's signature names. One not loaded yet gets its {@code Class} there (128-152
  *       bytes). {@link #loadClasses} loads them first.</li>
  * </ul>
