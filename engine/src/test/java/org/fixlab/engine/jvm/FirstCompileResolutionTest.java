@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToLongFunction;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -47,29 +48,26 @@ class FirstCompileResolutionTest
     @Test
     void theFirstC2CompileOfAnAbstractClassAllocatesTheTextsOfTheMethodsHotSpotAddedUnlessTheyArePinned()
     {
-        final long unpinned = LeavesToSubclass.allocatedWhileSpinning(new LeavesToSubclass.Unpinned()::spin);
-        assumeTrue(unpinned > 0, "no C2 compile of LeavesToSubclass.UnpinnedBase.next allocated on this JVM");
+        final long unpinned = Driver.allocatedWhile(new LeavesToSubclass.Unpinned()::spin);
+        assumeTrue(unpinned > 0, "no C2 compile of LeavesToSubclass.UnpinnedBase.spin allocated on this JVM");
 
         FirstCompileResolution.internLiterals(FirstCompileResolutionTest.class,
             "org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass");
         assertTrue(FirstCompileResolution.holds(
             "Method org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass$PinnedBase.describe(I)Ljava/lang/String; is abstract"));
-        assertEquals(0, LeavesToSubclass.allocatedWhileSpinning(new LeavesToSubclass.Pinned()::spin),
+        assertEquals(0, Driver.allocatedWhile(new LeavesToSubclass.Pinned()::spin),
             "UnpinnedBase, the same class under another name, allocated " + unpinned + " bytes");
     }
 
     @Test
-    void aClassThatDeclaresEveryMethodOfItsInterfacesGetsNoText() throws IOException
+    void onlyTheClassThatLeavesAnInterfaceMethodToItsSubclassesGetsAText() throws IOException
     {
         final Map<String, ClassFileSummary> read = new HashMap<>();
-        for (final Class<?> type : List.of(LeavesToSubclass.Pinned.class, LeavesToSubclass.PinnedBase.class))
+        for (final String name : List.of("FirstCompileResolutionTest$LeavesToSubclass$Pinned",
+            "FirstCompileResolutionTest$LeavesToSubclass$PinnedBase"))
         {
-            try (InputStream in = type.getResourceAsStream(type.getSimpleName().isEmpty() ? null
-                : type.getName().substring(type.getPackageName().length() + 1) + ".class"))
-            {
-                final ClassFileSummary summary = ClassFileSummary.parse(in.readAllBytes());
-                read.put(summary.name(), summary);
-            }
+            final ClassFileSummary summary = ClassFileSummary.parse(classFile(name));
+            read.put(summary.name(), summary);
         }
         // Describing is read through reflection: it is not among the class files read
         assertEquals(List.of("Method org/fixlab/engine/jvm/FirstCompileResolutionTest$LeavesToSubclass$PinnedBase"
@@ -122,11 +120,7 @@ class FirstCompileResolutionTest
     @Test
     void aClassWithoutALocationIsSkipped() throws IOException
     {
-        final byte[] bytes;
-        try (InputStream in = FirstCompileResolutionTest.class.getResourceAsStream("FirstCompileResolutionTest$Orphan.class"))
-        {
-            bytes = in.readAllBytes();
-        }
+        final byte[] bytes = classFile("FirstCompileResolutionTest$Orphan");
         final Class<?> orphan = new ClassLoader(null)
         {
             Class<?> define()
@@ -149,11 +143,7 @@ class FirstCompileResolutionTest
     @Test
     void aClassFileCutShortAfterItsConstantPoolStillGivesItsStrings() throws IOException
     {
-        final byte[] whole;
-        try (InputStream in = FirstCompileResolutionTest.class.getResourceAsStream("FirstCompileResolutionTest$Nested.class"))
-        {
-            whole = in.readAllBytes();
-        }
+        final byte[] whole = classFile("FirstCompileResolutionTest$Nested");
         assertEquals("org/fixlab/engine/jvm/FirstCompileResolutionTest$Nested", ClassFileSummary.parse(whole).name());
         // shorter and shorter, until the cut reaches the constant pool (an error): before that, a cut inside the
         // fields or methods gives the strings and no shape
@@ -176,6 +166,15 @@ class FirstCompileResolutionTest
             }
         }
         assertTrue(cutsWithStringsOnly > 0);
+    }
+
+    /** A class file of this package, read as a resource: by name, so that the class itself is not loaded. */
+    private static byte[] classFile(final String nameInPackage) throws IOException
+    {
+        try (InputStream in = FirstCompileResolutionTest.class.getResourceAsStream(nameInPackage + ".class"))
+        {
+            return in.readAllBytes();
+        }
     }
 
     /** Two classes of one shape: their literals are on a path that never runs, so only the JIT ever resolves them. */
@@ -281,26 +280,15 @@ class FirstCompileResolutionTest
         }
     }
 
-    /** Holds no literal of its own, so that compiling its loop resolves nothing. */
     /**
      * Two abstract classes of one shape that leave an interface method to their subclasses, where the interface has a
-     * default method: HotSpot adds each a method that throws AbstractMethodError with a text naming the class.
+     * default method: HotSpot adds each a method that throws AbstractMethodError with a text naming the class. Each
+     * has its loop of its own, so that C2 is asked for a method of that class whatever a driver's call site inlines,
+     * and calls a method of its own 200,000 times, which C2 is asked for even when the loop's compile waits.
      */
     static final class LeavesToSubclass
     {
-        /** The bytes this thread allocated while {@code spin} ran {@link Driver#CALLS} times (its sum, not to be dropped). */
-        static long allocatedWhileSpinning(final java.util.function.IntToLongFunction spin)
-        {
-            final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-            final long thread = Thread.currentThread().getId();
-            threads.getThreadAllocatedBytes(thread);
-            final long before = threads.getThreadAllocatedBytes(thread);
-            final long sum = spin.applyAsLong(Driver.CALLS);
-            final long after = threads.getThreadAllocatedBytes(thread);
-            return sum == 42 ? -1 : after - before;
-        }
-
-        interface Describing extends Counter
+        interface Describing
         {
             String describe(int i);
 
@@ -314,14 +302,6 @@ class FirstCompileResolutionTest
         {
             private int total;
 
-            @Override
-            public int next(final int i)
-            {
-                total += i;
-                return i == Integer.MIN_VALUE ? describe(i).length() : total;
-            }
-
-            /** Its own loop, so that C2 is asked for a method of this class whatever the driver's call site inlines. */
             long spin(final int calls)
             {
                 long sum = 0;
@@ -330,6 +310,12 @@ class FirstCompileResolutionTest
                     sum += next(i);
                 }
                 return sum;
+            }
+
+            private int next(final int i)
+            {
+                total += i;
+                return i == Integer.MIN_VALUE ? describe(i).length() : total;
             }
         }
 
@@ -346,14 +332,6 @@ class FirstCompileResolutionTest
         {
             private int total;
 
-            @Override
-            public int next(final int i)
-            {
-                total += i;
-                return i == Integer.MIN_VALUE ? describe(i).length() : total;
-            }
-
-            /** Its own loop, so that C2 is asked for a method of this class whatever the driver's call site inlines. */
             long spin(final int calls)
             {
                 long sum = 0;
@@ -362,6 +340,12 @@ class FirstCompileResolutionTest
                     sum += next(i);
                 }
                 return sum;
+            }
+
+            private int next(final int i)
+            {
+                total += i;
+                return i == Integer.MIN_VALUE ? describe(i).length() : total;
             }
         }
 
@@ -375,21 +359,32 @@ class FirstCompileResolutionTest
         }
     }
 
+    /** Holds no literal of its own, so that compiling its loop resolves nothing. */
     static final class Driver
     {
         private static final int CALLS = 200_000;
 
         static long allocatedWhileCompiling(final Counter counter)
         {
+            return allocatedWhile(calls ->
+            {
+                long sum = 0;
+                for (int i = 0; i < calls; i++)
+                {
+                    sum += counter.next(i);
+                }
+                return sum;
+            });
+        }
+
+        /** The bytes this thread allocated while {@code run} made {@link #CALLS} calls (its sum kept, not dropped). */
+        static long allocatedWhile(final IntToLongFunction run)
+        {
             final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().getId();
             threads.getThreadAllocatedBytes(thread);
             final long before = threads.getThreadAllocatedBytes(thread);
-            long sum = 0;
-            for (int i = 0; i < CALLS; i++)
-            {
-                sum += counter.next(i);
-            }
+            final long sum = run.applyAsLong(CALLS);
             final long after = threads.getThreadAllocatedBytes(thread);
             return sum == 42 ? -1 : after - before;
         }
