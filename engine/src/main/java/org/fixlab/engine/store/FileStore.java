@@ -42,8 +42,6 @@ public final class FileStore extends PersistentStore
     private final UnsafeBuffer slotsBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(SequenceNumberSlots.LENGTH));
     private UnsafeBuffer writeBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(INITIAL_WRITE_BUFFER_BYTES));
     private long dataEnd;
-    /** Sequence numbers changed since they were last written (never under every-message). */
-    private boolean seqNumsPending;
 
     private FileStore(final Path dir, final String sessionKey, final StoreOptions options)
     {
@@ -91,23 +89,6 @@ public final class FileStore extends PersistentStore
     }
 
     /**
-     * Writes the sequence numbers a duty cycle changed, with one system call. Runs before the transport
-     * writes to the socket and on every duty cycle, so no MsgSeqNum a peer can have seen is reused after
-     * a crash of the process. The records themselves are written as they are stored (a message trySend
-     * accepted is in the OS when it returns), and recovery moves the sender number past the highest
-     * stored record, so deferring the numbers loses nothing.
-     */
-    @Override
-    public void writePending()
-    {
-        if (seqNumsPending)
-        {
-            seqNumsPending = false;
-            writeSeqNumSlot();
-        }
-    }
-
-    /**
      * Empties the body, then writes 1 and 1 as sequence numbers, forcing each step: a crash in between
      * leaves the old sequence numbers and no messages, which the session answers with gap fills.
      * The reverse order could leave old messages that recovery would move the new counter past.
@@ -120,13 +101,10 @@ public final class FileStore extends PersistentStore
         body.force();
         reader.invalidate();
         index.clear();
-        seqNumsPending = false;
         dataEnd = 0;
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
-        writeSeqNumSlot();
-        seqNumsFile.force();
-        forced();
+        writeAndForceSeqNums();
     }
 
     @Override
@@ -152,24 +130,17 @@ public final class FileStore extends PersistentStore
     }
 
     @Override
-    void writeSeqNums()
-    {
-        if (!sync.onWrite())
-        {
-            seqNumsPending = true; // written once per duty cycle, by writePending
-            return;
-        }
-        writePending();
-        writeSeqNumSlot();
-        seqNumsFile.force();
-        sync.onForced(0);
-        forced();
-    }
-
-    private void writeSeqNumSlot()
+    int writeSeqNumSlot()
     {
         final int slotOffset = seqNums.writeNext(slotsBuffer, 0, crc);
         seqNumsFile.writeFully(bytes(slotsBuffer, slotOffset, slotOffset + SequenceNumberSlots.SLOT_LENGTH), slotOffset);
+        return slotOffset;
+    }
+
+    @Override
+    void forceSeqNumSlot(final int slotOffset)
+    {
+        seqNumsFile.force();
     }
 
     @Override

@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A store in one memory-mapped file, {@code <sessionKey>.mapped}: a message is stored with a memory
- * copy and no system call, so it survives a process crash as soon as storeSent returns.
+ * copy and no system call, so it survives a process crash as soon as storeSent returns. The sequence
+ * numbers are written once a duty cycle, before the transport writes to the socket, as the file
+ * store's are ({@link PersistentStore#writePending}).
  *
  * <pre>
  *   0   64 bytes   {@link SequenceNumberSlots}, mapped on their own
@@ -201,9 +203,7 @@ public final class MappedStore extends PersistentStore
         mapWindow(Math.min(chunkBytes, FIRST_WINDOW_BYTES));
         seqNums.nextSender(1);
         seqNums.nextTarget(1);
-        writeSeqNums();
-        slotsRegion.force();
-        forced();
+        writeAndForceSeqNums();
     }
 
     @Override
@@ -385,15 +385,15 @@ public final class MappedStore extends PersistentStore
     }
 
     @Override
-    void writeSeqNums()
+    int writeSeqNumSlot()
     {
-        final int slotOffset = seqNums.writeNext(slots, 0, crc);
-        if (sync.onWrite())
-        {
-            slotsRegion.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
-            sync.onForced(0);
-            forced();
-        }
+        return seqNums.writeNext(slots, 0, crc);
+    }
+
+    @Override
+    void forceSeqNumSlot(final int slotOffset)
+    {
+        slotsRegion.force(slotOffset, SequenceNumberSlots.SLOT_LENGTH);
     }
 
     @Override

@@ -42,10 +42,10 @@ public interface MessageStore extends AutoCloseable
     void reset();
 
     /**
-     * Hands what the store holds back in memory to the operating system: a file store batches the
-     * records and sequence numbers of a duty cycle into one write each. The transport calls it before
-     * it writes to the socket, so any message a peer can have seen survives a crash of the process.
-     * A no-op for stores that hold nothing back.
+     * Hands what the store holds back in memory to the operating system: the file and mapped stores
+     * write the sequence numbers a duty cycle changed once, here, rather than at each change. The
+     * transport calls it before it writes to the socket, so no sequence number a peer can have seen is
+     * reused after a crash of the process. A no-op for stores that hold nothing back.
      */
     default void writePending()
     {

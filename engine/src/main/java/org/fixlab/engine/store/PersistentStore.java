@@ -19,6 +19,8 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     private boolean closed;
     /** Whether a message was stored since the last duty cycle's flush: that cycle's answers wait for its end. */
     private boolean storedSinceFlush;
+    /** Sequence numbers changed since they were last written (never under every-message): {@link #writePending} writes them. */
+    private boolean seqNumsPending;
 
     PersistentStore(final String name, final StoreOptions options)
     {
@@ -118,6 +120,25 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
         else if (!index.stepAhead())
         {
             prepareAhead();
+        }
+    }
+
+    /**
+     * Writes the sequence numbers this duty cycle changed, once: before the transport writes to the socket and at the
+     * end of every duty cycle ({@link #flush}), so no MsgSeqNum a peer can have seen is reused after a crash of the
+     * process. A record is written as it is stored, and recovery moves the sender number past the highest stored one,
+     * so deferring the numbers loses no message; a crash inside the duty cycle may leave the target number behind
+     * messages already processed, which the peer then resends (PossDupFlag), as after a crash inside the application's
+     * callback. Written per message, each number cost a slot with its CRC32C: 2.5% of {@code balanced}'s sending
+     * thread in a stream, 3.3% of its receiving one (async-profiler).
+     */
+    @Override
+    public final void writePending()
+    {
+        if (seqNumsPending)
+        {
+            seqNumsPending = false;
+            writeSeqNumSlot();
         }
     }
 
@@ -224,8 +245,36 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
     /** Scans the files, rebuilds the index and cuts off whatever follows the last intact record. */
     abstract void recover();
 
-    /** Persists the current sequence numbers in the next slot, forcing it if the policy says so. */
-    abstract void writeSeqNums();
+    /**
+     * The sequence numbers changed: written by the next {@link #writePending} under the none and interval policies,
+     * written and forced before this returns under every-message.
+     */
+    final void writeSeqNums()
+    {
+        if (!sync.onWrite())
+        {
+            seqNumsPending = true;
+            return;
+        }
+        seqNumsPending = false;
+        forceSeqNumSlot(writeSeqNumSlot());
+        sync.onForced(0);
+        forced();
+    }
+
+    /** Writes the current numbers and forces them whatever the policy: reset's last step. */
+    final void writeAndForceSeqNums()
+    {
+        seqNumsPending = false;
+        forceSeqNumSlot(writeSeqNumSlot());
+        forced();
+    }
+
+    /** Writes the current sequence numbers in the next slot; returns the slot's offset. */
+    abstract int writeSeqNumSlot();
+
+    /** Forces the slot at {@code slotOffset} to the device. */
+    abstract void forceSeqNumSlot(int slotOffset);
 
     /** @return where the intact record at {@code position} starts in {@link #recordBuffer()}, or -1. */
     abstract int loadRecord(long position);
