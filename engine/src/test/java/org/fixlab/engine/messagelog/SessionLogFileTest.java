@@ -56,6 +56,41 @@ class SessionLogFileTest
     }
 
     /**
+     * Every pair of byte values side by side in a message of plain text, inside a word and across two, in both
+     * delimiters: the whole-message test of the common case (SOH kept) must find every byte to escape whatever its
+     * neighbour carries or borrows into it, and the lines must be the byte-by-byte formatter's.
+     */
+    @Test
+    void everyPairOfNeighbouringBytesIsWrittenAsTheByteByByteFormatterWritesIt() throws IOException
+    {
+        for (final FieldDelimiter delimiter : FieldDelimiter.values())
+        {
+            final Path path = dir.resolve("pairs-" + delimiter.key() + ".messages.log");
+            final ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            try (SessionLogFile file = new SessionLogFile(path, delimiter))
+            {
+                final byte[] message = "8=FIX.4.2\u00019=123\u0001".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                final UnsafeBuffer source = new UnsafeBuffer(new byte[message.length]);
+                long epochNanos = START;
+                for (final int at : new int[] {5, 7})
+                {
+                    for (int pair = 0; pair < 1 << 16; pair++)
+                    {
+                        final byte[] line = message.clone();
+                        line[at] = (byte)(pair >>> 8);
+                        line[at + 1] = (byte)pair;
+                        source.putBytes(0, line);
+                        epochNanos += 1_000;
+                        file.append(source, 0, line.length, line.length, epochNanos);
+                        expected.write(referenceLine(line, epochNanos, delimiter));
+                    }
+                }
+            }
+            assertArrayEquals(expected.toByteArray(), Files.readAllBytes(path), delimiter.key());
+        }
+    }
+
+    /**
      * A session that logs more between two hand-overs than its buffer holds gets the biggest buffer at once (one new
      * buffer in its life, not one per doubling), without a line lost or cut; one whose writer hands its lines over
      * before the buffer fills keeps the first size however much it logs in all.
