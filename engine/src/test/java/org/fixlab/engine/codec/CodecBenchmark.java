@@ -245,6 +245,13 @@ public class CodecBenchmark
         return decoder.decode(out, 0, framedLength) + decoder.fieldCount();
     }
 
+    /** The CheckSum(10) check a receiver that validates makes on each message ({@code balanced}'s): the order summed. */
+    @Benchmark
+    public boolean checksumOrder()
+    {
+        return MessageFramer.checksumValid(out, 0, framedLength);
+    }
+
     /** The next order of {@link #mixed}, in turn: a stream whose symbols, quantities and prices vary. */
     @Benchmark
     public int decodeMixedOrder()
