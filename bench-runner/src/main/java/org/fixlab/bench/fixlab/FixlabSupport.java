@@ -1,14 +1,11 @@
 package org.fixlab.bench.fixlab;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.fixlab.bench.BenchException;
+import org.fixlab.bench.run.ScratchDirectory;
 import org.fixlab.engine.FixEngine;
 import org.fixlab.engine.config.EngineConfiguration;
 import org.fixlab.engine.session.SessionLog;
@@ -24,16 +21,7 @@ final class FixlabSupport
     /** Each process gets its own store directory, so file and mapped stores start empty and never collide. */
     static Path storeDirectory()
     {
-        try
-        {
-            final Path dir = Files.createTempDirectory("fixlab-bench-store");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
-            return dir;
-        }
-        catch (final IOException ex)
-        {
-            throw new BenchException("cannot create a store directory: " + ex.getMessage(), ex);
-        }
+        return ScratchDirectory.deletedAtExit("fixlab-bench-store");
     }
 
     static FixEngine engine(final EngineConfiguration configuration)
@@ -60,15 +48,4 @@ final class FixlabSupport
         }
     }
 
-    static void deleteTree(final Path dir)
-    {
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-        catch (final IOException ex)
-        {
-            // best effort: a temporary directory left behind is harmless
-        }
-    }
 }

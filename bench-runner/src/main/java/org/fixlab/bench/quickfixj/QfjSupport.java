@@ -1,12 +1,11 @@
 package org.fixlab.bench.quickfixj;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteRequest;
-import org.fixlab.bench.BenchException;
+import org.fixlab.bench.run.ScratchDirectory;
 
 import quickfix.DefaultMessageFactory;
 import quickfix.FileStoreFactory;
@@ -64,15 +63,7 @@ final class QfjSupport
         final SessionID... ids)
     {
         final SessionSettings settings = new SessionSettings();
-        final Path store;
-        try
-        {
-            store = Files.createTempDirectory("qfj-bench-store");
-        }
-        catch (final java.io.IOException ex)
-        {
-            throw new BenchException("cannot create a QuickFIX/J store directory: " + ex.getMessage(), ex);
-        }
+        final Path store = ScratchDirectory.deletedAtExit("qfj-bench-store");
         for (final SessionID id : ids)
         {
             settings.setString(id, "StartTime", "00:00:00");
