@@ -38,7 +38,10 @@ final class OverpassMessages
         this.loader = loader;
     }
 
-    /** The texts of the classes in {@code read} (by internal name), their other types loaded by {@code loader}. */
+    /**
+     * The texts of the classes in {@code read} (by internal name, so each one's name was read), their other types
+     * loaded by {@code loader}.
+     */
     static List<String> of(final Map<String, ClassFileSummary> read, final ClassLoader loader)
     {
         return new OverpassMessages(read, loader).messages();
@@ -49,7 +52,7 @@ final class OverpassMessages
         final List<String> messages = new ArrayList<>();
         for (final ClassFileSummary type : read.values())
         {
-            if (type.name() == null || type.isInterface())
+            if (type.isInterface())
             {
                 continue;
             }

@@ -256,10 +256,8 @@ abstract sealed class PersistentStore implements MessageStore permits FileStore,
             seqNumsPending = true;
             return;
         }
-        seqNumsPending = false;
-        forceSeqNumSlot(writeSeqNumSlot());
+        writeAndForceSeqNums();
         sync.onForced(0);
-        forced();
     }
 
     /** Writes the current numbers and forces them whatever the policy: reset's last step. */

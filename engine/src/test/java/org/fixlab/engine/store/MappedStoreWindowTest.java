@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.fixlab.engine.ChildJvm;
@@ -17,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.fixlab.engine.store.MessageStoreContractTest.replayed;
+import static org.fixlab.engine.store.MessageStoreContractTest.seqNums;
 import static org.fixlab.engine.store.MessageStoreContractTest.storeRange;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -347,10 +346,5 @@ class MappedStoreWindowTest
         {
             throw new AssertionError(ex);
         }
-    }
-
-    private static List<Integer> seqNums(final int from, final int to)
-    {
-        return IntStream.rangeClosed(from, to).boxed().collect(Collectors.toList());
     }
 }

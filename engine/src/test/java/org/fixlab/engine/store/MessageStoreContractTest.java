@@ -3,6 +3,8 @@ package org.fixlab.engine.store;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,6 +188,12 @@ class MessageStoreContractTest
         {
             store(store, seqNum);
         }
+    }
+
+    /** The sequence numbers from {@code from} to {@code to}, both included: what a replay of them should report. */
+    static List<Integer> seqNums(final int from, final int to)
+    {
+        return IntStream.rangeClosed(from, to).boxed().collect(Collectors.toList());
     }
 
     /** The seqNums a replay reports, each checked to carry the message stored for it. */

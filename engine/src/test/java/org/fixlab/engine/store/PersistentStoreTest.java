@@ -7,14 +7,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.fixlab.engine.store.MessageStoreContractTest.replayed;
+import static org.fixlab.engine.store.MessageStoreContractTest.seqNums;
 import static org.fixlab.engine.store.MessageStoreContractTest.storeRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -327,11 +326,6 @@ class PersistentStoreTest
             position += RecordDescriptor.recordLength(TestMessages.bytes(stored).length);
         }
         return position;
-    }
-
-    private static List<Integer> seqNums(final int from, final int to)
-    {
-        return IntStream.rangeClosed(from, to).boxed().collect(Collectors.toList());
     }
 
     private static long generation(final Path file, final long slot) throws IOException

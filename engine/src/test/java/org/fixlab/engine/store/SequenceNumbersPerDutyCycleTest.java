@@ -1,14 +1,14 @@
 package org.fixlab.engine.store;
 
+import static org.fixlab.engine.store.MessageStoreContractTest.replayed;
+import static org.fixlab.engine.store.MessageStoreContractTest.seqNums;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +42,7 @@ class SequenceNumbersPerDutyCycleTest
                 store.nextTargetSeqNum(seqNum + 10);
                 try (MessageStore recovered = kind.open(copySessionFiles(kind, "crash-after-record-" + seqNum)))
                 {
-                    assertEquals(seqNums(1, seqNum), replayed(recovered), "record " + seqNum + " written at once");
+                    assertEquals(seqNums(1, seqNum), replayed(recovered, 1, Integer.MAX_VALUE), "record " + seqNum + " written at once");
                 }
             }
             assertArrayEquals(slotsBefore, slots(kind, dir), "the numbers wait for the duty cycle");
@@ -104,20 +104,4 @@ class SequenceNumbersPerDutyCycleTest
         return to;
     }
 
-    private static List<Integer> seqNums(final int from, final int to)
-    {
-        final List<Integer> seqNums = new ArrayList<>();
-        for (int seqNum = from; seqNum <= to; seqNum++)
-        {
-            seqNums.add(seqNum);
-        }
-        return seqNums;
-    }
-
-    private static List<Integer> replayed(final MessageStore store)
-    {
-        final List<Integer> seqNums = new ArrayList<>();
-        store.replay(1, Integer.MAX_VALUE, (seqNum, buffer, offset, length) -> seqNums.add(seqNum));
-        return seqNums;
-    }
 }
