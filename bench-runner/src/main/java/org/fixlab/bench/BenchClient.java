@@ -14,6 +14,7 @@ import org.fixlab.bench.client.ClientDriver;
 import org.fixlab.bench.client.ClientPeer;
 import org.fixlab.bench.client.Replies;
 import org.fixlab.bench.control.ControlChannel;
+import org.fixlab.bench.run.CompilerThreads;
 import org.fixlab.bench.run.CoreToCoreProbe;
 import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.HardwareProbe;
@@ -86,8 +87,9 @@ final class BenchClient
                     sockets = peer.socketBuffers();
                     tls = peer.tlsSession();
                     // on one host the server's process is the benchmark's too; on two, the server is on the other
-                    final OtherTasks otherTasks = OtherTasks.forThisHost(loopback ? Long.parseLong(server.get("pid")) : -1);
-                    driver = new ClientDriver(options, peer, replies, config.clientIdle(), otherTasks);
+                    final long localServer = loopback ? Long.parseLong(server.get("pid")) : -1;
+                    driver = new ClientDriver(options, peer, replies, config.clientIdle(), OtherTasks.forThisHost(localServer),
+                        CompilerThreads.forThisHost(localServer));
                     Heap.promoteLongLived();
                     started = now();
                     if (options.scenario == Scenario.THROUGHPUT)

@@ -7,6 +7,7 @@ import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Options;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.control.ControlChannel;
+import org.fixlab.bench.run.CompilerThreads;
 import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.Stalls;
 import org.fixlab.bench.server.ServerRecorder;
@@ -33,6 +34,9 @@ public final class ClientDriver
     public long allocatedBytes = -1;
     /** Null where the host cannot tell; else read at every round boundary and after the last measured message. */
     private final OtherTasks otherTasks;
+    /** This JVM's and a local server's JIT compilers, or null; with the peer's poll that keeps the session going meanwhile. */
+    private final CompilerThreads compilers;
+    private final Runnable pollPeer;
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
     private OtherTasks.Snapshot otherTasksBefore;
     private OtherTasks.Snapshot otherTasksAfter;
@@ -47,10 +51,12 @@ public final class ClientDriver
     static final int MAX_WARMUP_ROUND = 10_000;
 
     public ClientDriver(final Options options, final ClientPeer peer, final Replies replies, final IdleStrategy idle,
-        final OtherTasks otherTasks)
+        final OtherTasks otherTasks, final CompilerThreads compilers)
     {
         this.options = options;
         this.otherTasks = otherTasks;
+        this.compilers = compilers;
+        this.pollPeer = peer::poll;
         this.peer = peer;
         this.replies = replies;
         this.idle = idle;
@@ -85,6 +91,7 @@ public final class ClientDriver
         int round = 0;
         int roundStart = 0;
         otherTasksBefore = readOtherTasks();
+        awaitQuietCompilers();
         measuredFrom = System.nanoTime();
         long scheduleStart = measuredFrom + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
@@ -97,6 +104,7 @@ public final class ClientDriver
                 round++;
                 roundStart = i;
                 otherTasksBefore = readOtherTasks();
+                awaitQuietCompilers();
                 measuredFrom = System.nanoTime();
                 if (stalls != null)
                 {
@@ -152,6 +160,18 @@ public final class ClientDriver
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         otherTasksAfter = readOtherTasks();
         progress.finish();
+    }
+
+    /**
+     * Keeps the session polled until the JVMs' compilers are idle (see {@link CompilerThreads}), at every round's
+     * start, so that the measured round starts after the compiles the drain and the readings before it set off.
+     */
+    private void awaitQuietCompilers()
+    {
+        if (compilers != null)
+        {
+            compilers.awaitQuiet(pollPeer);
+        }
     }
 
     /**
