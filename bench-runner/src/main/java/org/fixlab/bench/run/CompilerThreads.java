@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -31,12 +32,12 @@ public final class CompilerThreads
     private static final String COMPILER_THREAD = "CompilerThre";
 
     private final Path proc;
-    private final long[] pids;
+    private final Set<Long> pids;
 
-    CompilerThreads(final Path proc, final long... pids)
+    CompilerThreads(final Path proc, final Set<Long> pids)
     {
         this.proc = proc;
-        this.pids = pids.clone();
+        this.pids = Set.copyOf(pids);
     }
 
     /**
@@ -45,13 +46,8 @@ public final class CompilerThreads
      */
     public static CompilerThreads forThisHost(final long peerPid)
     {
-        final long self = ProcessHandle.current().pid();
-        final Path proc = Path.of("/proc");
-        if (!Files.isReadable(proc.resolve(Long.toString(self)).resolve("schedstat")))
-        {
-            return null;
-        }
-        return peerPid > 0 && peerPid != self ? new CompilerThreads(proc, self, peerPid) : new CompilerThreads(proc, self);
+        final Set<Long> benchmarkPids = OtherTasks.benchmarkPids(OtherTasks.PROC, peerPid);
+        return benchmarkPids == null ? null : new CompilerThreads(OtherTasks.PROC, benchmarkPids);
     }
 
     /**
@@ -87,9 +83,7 @@ public final class CompilerThreads
             {
                 return 0;
             }
-            final String schedstat = Files.readString(task.resolve("schedstat"));
-            final int space = schedstat.indexOf(' ');
-            return Long.parseLong(space < 0 ? schedstat.strip() : schedstat.substring(0, space));
+            return OtherTasks.cpuNanos(task);
         }
         catch (final IOException | NumberFormatException ex)
         {

@@ -41,6 +41,7 @@ public final class OtherTasks
     static final int BUSIEST = 3;
     /** One clock tick of {@code /proc/stat} (USER_HZ, 100 a second). */
     private static final long NANOS_PER_TICK = 10_000_000L;
+    static final Path PROC = Path.of("/proc");
 
     private final Path proc;
     private final Set<Long> benchmarkPids;
@@ -57,14 +58,31 @@ public final class OtherTasks
      */
     public static OtherTasks forThisHost(final long peerPid)
     {
+        final Set<Long> benchmarkPids = benchmarkPids(PROC, peerPid);
+        return benchmarkPids == null ? null : new OtherTasks(PROC, benchmarkPids);
+    }
+
+    /**
+     * This process and {@code peerPid} (the server's, when it runs on this host; -1 when not), or null where {@code proc}
+     * has no per-task schedstat (not Linux, or a kernel without it).
+     */
+    static Set<Long> benchmarkPids(final Path proc, final long peerPid)
+    {
         final long self = ProcessHandle.current().pid();
-        final Path proc = Path.of("/proc");
         if (!Files.isReadable(proc.resolve(Long.toString(self)).resolve("schedstat")))
         {
             return null;
         }
         // a server in this very process (as in the harness's own tests) is this process
-        return new OtherTasks(proc, peerPid > 0 && peerPid != self ? Set.of(self, peerPid) : Set.of(self));
+        return peerPid > 0 && peerPid != self ? Set.of(self, peerPid) : Set.of(self);
+    }
+
+    /** A task's time on a CPU so far, in ns: the first field of its {@code schedstat}. */
+    static long cpuNanos(final Path task) throws IOException
+    {
+        final String schedstat = Files.readString(task.resolve("schedstat"));
+        final int space = schedstat.indexOf(' ');
+        return Long.parseLong(space < 0 ? schedstat.strip() : schedstat.substring(0, space));
     }
 
     /** The time on a CPU of one task, under its name ({@code comm}). */
@@ -130,11 +148,9 @@ public final class OtherTasks
         {
             for (final Path task : tasks)
             {
-                final String schedstat = Files.readString(task.resolve("schedstat"));
+                final long cpuNanos = cpuNanos(task);
                 final String name = Files.readString(task.resolve("comm")).strip();
-                final int space = schedstat.indexOf(' ');
-                into.put(Long.parseLong(task.getFileName().toString()),
-                    new Task(name, Long.parseLong(space < 0 ? schedstat.strip() : schedstat.substring(0, space))));
+                into.put(Long.parseLong(task.getFileName().toString()), new Task(name, cpuNanos));
             }
         }
         catch (final IOException | NumberFormatException ex)

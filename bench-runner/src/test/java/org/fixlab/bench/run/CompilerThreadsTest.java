@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -37,8 +38,8 @@ class CompilerThreadsTest
         task(20, 22, "VM Thread", 80_000);
         task(30, 31, "C2 CompilerThre", 1_000_000); // another JVM on the host: not the benchmark's
 
-        assertEquals(7_530, new CompilerThreads(proc, 10, 20).cpuNanos());
-        assertEquals(7_500, new CompilerThreads(proc, 10).cpuNanos());
+        assertEquals(7_530, new CompilerThreads(proc, Set.of(10L, 20L)).cpuNanos());
+        assertEquals(7_500, new CompilerThreads(proc, Set.of(10L)).cpuNanos());
     }
 
     @Test
@@ -46,7 +47,7 @@ class CompilerThreadsTest
     {
         task(10, 11, "C2 CompilerThre", 7_000);
 
-        assertEquals(7_000, new CompilerThreads(proc, 10, 99).cpuNanos());
+        assertEquals(7_000, new CompilerThreads(proc, Set.of(10L, 99L)).cpuNanos());
     }
 
     @Test
