@@ -164,7 +164,8 @@ public final class ClientDriver
 
     /**
      * Keeps the session polled until the JVMs' compilers are idle (see {@link CompilerThreads}), at every round's
-     * start, so that the measured round starts after the compiles the drain and the readings before it set off.
+     * start, round trip or stream, so that the measured round starts after the compiles the drain and the readings
+     * before it set off.
      */
     private void awaitQuietCompilers()
     {
@@ -246,16 +247,19 @@ public final class ClientDriver
     public void runStream(final ControlChannel control)
     {
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
-        // no drain between rounds (the server times the stream itself); the boundary only takes the snapshots, in a
-        // branch the warm-up has taken before. WARMUP_ROUNDS rounds, not rounds of MAX_WARMUP_ROUND: each boundary
-        // reads every other task's CPU time from /proc (OtherTasks), 300 times in a 3,000,000-order warm-up, and
-        // that reading's garbage (in one logged run two young GCs, 48 and 11 ms) and compiles slowed the measured
-        // stream after it: runs alternating 300 and 5 boundaries, fixlab 3.14M -> 4.33M msg/s by the medians
-        // (faster in 9 of 10 pairs), the raw socket 6.94M -> 7.73M (7 of 10)
+        // no drain between rounds: the server times the stream from the first measured order's callback. Each boundary
+        // takes the snapshots and waits for an idle JIT, in a branch the warm-up has taken before; the compiles the
+        // warm-up and the readings set off had run on into the measured stream, 24-81 ms of fixlab's 250-350 ms window
+        // and up to 129 ms of the raw socket's in the client's JVM alone (2026-11-29). WARMUP_ROUNDS rounds, not
+        // rounds of MAX_WARMUP_ROUND: each boundary reads every other task's CPU time from /proc (OtherTasks), 300
+        // times in a 3,000,000-order warm-up, and that reading's garbage (in one logged run two young GCs, 48 and 11
+        // ms) and compiles slowed the measured stream after it: runs alternating 300 and 5 boundaries, fixlab 3.14M
+        // -> 4.33M msg/s by the medians (faster in 9 of 10 pairs), the raw socket 6.94M -> 7.73M (7 of 10)
         final int[] roundEnds = roundEnds(options.warmup, total, Integer.MAX_VALUE);
         final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
         otherTasksBefore = readOtherTasks();
+        awaitQuietCompilers();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
         for (int i = 0; i < total; i++)
@@ -264,6 +268,7 @@ public final class ClientDriver
             {
                 round++;
                 otherTasksBefore = readOtherTasks();
+                awaitQuietCompilers();
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
             }

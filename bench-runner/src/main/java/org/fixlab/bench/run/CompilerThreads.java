@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
  * time they have taken so far, read from {@code /proc/<pid>/task/<tid>/schedstat} of the tasks HotSpot names
  * {@code C1 CompilerThread<n>} and {@code C2 CompilerThread<n>} (the kernel keeps 15 characters of a name).
  *
- * <p>Why: the client drains the orders in flight at every round boundary of the warm-up and reads the host's other
- * tasks there ({@link OtherTasks}), and that reading, hundreds of small files through the JDK's file code, is what
+ * <p>Why: at every round boundary of the warm-up the client drains a round trip's orders in flight and reads the
+ * host's other tasks ({@link OtherTasks}), and that reading, hundreds of small files through the JDK's file code, is what
  * pushes the JDK's methods past the compile thresholds. Their compiles ran on into the measured window: with
  * {@code -Xlog:jit+compilation} and the compile time the JVM counted from the last boundary to the last answer, the
  * client's compilers worked 0-12 ms of fixlab's paced window and 9-40 ms of the raw socket's (one window a second, 5

@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * How much CPU time the rest of the host took while a run measured: every task (thread) outside the benchmark's own
  * processes, kernel threads included, read from {@code /proc/<pid>/task/<tid>/schedstat} (time on a CPU, in ns) at
- * the first (in a round-trip run, before the wait for an idle JIT that precedes it: {@link CompilerThreads}) and after
+ * the first (before the wait for an idle JIT that precedes the measured round: {@link CompilerThreads}) and after
  * the last measured message. The manifest records it next to the core-to-core readings
  * ({@code hardware.hosts[].other_tasks}).
  *

@@ -31,6 +31,8 @@ public final class ServerRecorder
     private final int every;
     private final long[] pointOrders;
     private final long[] pointNanos;
+    /** The callback time of the order after each point (of the first order at index 0): where a round starts. */
+    private final long[] roundStartNanos;
     private final long[] pointAllocated;
     private int points;
     private long startNanos;
@@ -68,6 +70,7 @@ public final class ServerRecorder
         untilPoint = every;
         pointOrders = new long[total / every + 1];
         pointNanos = new long[pointOrders.length];
+        roundStartNanos = new long[pointOrders.length];
         pointAllocated = new long[pointOrders.length];
         allocatedBytes(); // links the native call now, not at the first measured message
     }
@@ -103,13 +106,14 @@ public final class ServerRecorder
 
     /**
      * The callback time to pass to the next {@link #onRequest}: {@code System.nanoTime()} where the recorder keeps it
-     * (every order of an internal run, and the order of each progress point), else 0, without reading the clock. Read
+     * (every order of an internal run, the order of each progress point and the one after it), else 0, without
+     * reading the clock. Read
      * for every order of a stream, the clock took 6.7-9.4% of fixlab's receiving thread and a larger share of the
      * raw socket's, for a time kept once in 10,000 orders.
      */
     public long callbackNanos()
     {
-        return perMessage || untilPoint == 1 ? System.nanoTime() : 0;
+        return perMessage || untilPoint == 1 || untilPoint == every ? System.nanoTime() : 0;
     }
 
     /** An order arrived: returns its index (arrival order), or -1 beyond the expected total. */
@@ -124,6 +128,10 @@ public final class ServerRecorder
         {
             t3[i] = readNanos;
             t4[i] = callbackNanos;
+        }
+        if (untilPoint == every)
+        {
+            roundStartNanos[points] = callbackNanos;
         }
         if (--untilPoint == 0) // every `every` orders, counted down rather than divided
         {
@@ -186,15 +194,22 @@ public final class ServerRecorder
         }
         else
         {
-            // the stream is timed from the callback of the warm-up's last order (or from start() without one)
+            // the stream is timed from the callback of the first measured order (or from start() without a warm-up),
+            // and counts the orders after it
             final int from = warmup / every;
-            final long base = warmup == 0 ? startNanos : pointNanos[from - 1];
-            final long[] elapsed = new long[points - from];
-            final long[] orders = new long[points - from];
-            for (int p = from; p < points; p++)
+            final long base = warmup == 0 ? startNanos : roundStartNanos[from];
+            final int counted = warmup == 0 ? 0 : 1;
+            int first = from;
+            while (first < points && pointOrders[first] - warmup - counted <= 0)
             {
-                elapsed[p - from] = pointNanos[p] - base;
-                orders[p - from] = pointOrders[p] - warmup;
+                first++; // a point on the first measured order itself (an interval of 1) counts no order after it
+            }
+            final long[] elapsed = new long[points - first];
+            final long[] orders = new long[points - first];
+            for (int p = first; p < points; p++)
+            {
+                elapsed[p - first] = pointNanos[p] - base;
+                orders[p - first] = pointOrders[p] - warmup - counted;
             }
             arrays.put("elapsed_ns", elapsed);
             arrays.put("messages", orders);

@@ -25,13 +25,15 @@ class ServerRecorderTest
     }
 
     @Test
-    void streamIsTimedFromTheLastWarmupOrder()
+    void streamIsTimedFromTheFirstMeasuredOrder()
     {
         final ServerRecorder recorder = new ServerRecorder(300, 1_000, false); // every 10 orders
         recorder.start(0);
         for (int i = 0; i < 1_300; i++)
         {
-            assertEquals(i, recorder.onRequest(0, 1_000L * (i + 1))); // order i at (i + 1) us
+            // order i at (i + 1) us, and the client's pause for the JIT before the first measured order
+            final long pause = i >= 300 ? 50_000_000L : 0;
+            assertEquals(i, recorder.onRequest(0, 1_000L * (i + 1) + pause));
         }
         assertEquals(-1, recorder.onRequest(0, 0), "orders beyond the total are not counted");
 
@@ -39,13 +41,26 @@ class ServerRecorderTest
         final long[] messages = arrays.get("messages");
         final long[] elapsed = arrays.get("elapsed_ns");
         assertEquals(100, messages.length);
-        assertEquals(10, messages[0]);
-        assertEquals(10_000, elapsed[0], "10 orders after the warm-up's last one, 1 us apart");
-        assertEquals(1_000, messages[99]);
-        assertEquals(1_000_000, elapsed[99]);
+        assertEquals(9, messages[0], "the orders after the first measured one, to the first point");
+        assertEquals(9_000, elapsed[0], "1 us apart, without the pause before the first measured order");
+        assertEquals(999, messages[99]);
+        assertEquals(999_000, elapsed[99]);
         final long[] allocated = arrays.get("allocated");
         assertEquals(1_000, allocated[1], "allocation is counted over the measured orders");
         assertTrue(allocated[0] >= 0);
+    }
+
+    @Test
+    void aPointOnTheFirstMeasuredOrderCountsNoOrderAfterIt()
+    {
+        final ServerRecorder recorder = new ServerRecorder(7, 3, false); // an interval of 1: a point on every order
+        for (int i = 0; i < 10; i++)
+        {
+            recorder.onRequest(0, 1_000L * (i + 1));
+        }
+        final Map<String, long[]> arrays = recorder.arrays();
+        assertArrayEquals(new long[] {1, 2}, arrays.get("messages"));
+        assertArrayEquals(new long[] {1_000, 2_000}, arrays.get("elapsed_ns"));
     }
 
     @Test
@@ -56,13 +71,13 @@ class ServerRecorderTest
         for (int i = 0; i < 1_300; i++)
         {
             final long callback = recorder.callbackNanos();
-            if ((i + 1) % 10 == 0)
+            if ((i + 1) % 10 == 0 || i % 10 == 0)
             {
-                assertTrue(callback >= before, "order " + i + " is a point's: its callback time is read");
+                assertTrue(callback >= before, "order " + i + " is a point's or the next one's: its callback time is read");
             }
             else
             {
-                assertEquals(0, callback, "order " + i + " is no point's: the clock is not read");
+                assertEquals(0, callback, "order " + i + " is neither a point's nor the next one's: the clock is not read");
             }
             recorder.onRequest(0, callback);
         }
