@@ -1,10 +1,15 @@
 package org.fixlab.engine.config;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.fixlab.engine.ChildJvm;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,6 +35,25 @@ class IdleStrategyTypeTest
 
         backoff.idle(1); // work found: the count starts again
         assertEquals(firstPark, firstParkingCall(backoff, 300), "after work, the same phase again");
+    }
+
+    /**
+     * A strategy from create() has been through its states once: its first spin, yield, park or sleep in a JVM, which
+     * allocates, is not its user's. Each type in a JVM of its own, where nothing had idled before (in this one, JUnit's
+     * threads have parked already). Fails with backoff (the first park) when create() does not take that first pass.
+     */
+    @ParameterizedTest
+    @EnumSource(IdleStrategyType.class)
+    void aNewStrategyAllocatesNothingThroughEveryState(final IdleStrategyType type) throws IOException, InterruptedException
+    {
+        final Process child = new ProcessBuilder(ChildJvm.command("-Xmx64m", "-cp", System.getProperty("java.class.path"),
+            FirstIdlePass.class.getName(), type.key()))
+            .redirectErrorStream(true)
+            .start();
+        final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM ended");
+        assertEquals(0, child.exitValue(), output);
+        assertEquals("0", output, type.key() + ": bytes allocated going through every state of a new strategy");
     }
 
     /** The number (from 1) of the first of up to {@code calls} idle calls without work that parked. */
