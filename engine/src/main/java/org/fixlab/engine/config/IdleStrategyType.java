@@ -52,9 +52,10 @@ public enum IdleStrategyType
      * A new strategy of this type, taken once through each of its states (spin, yield, park, sleep) and reset: a
      * state's first idle call in a JVM allocates (the JDK initializing what a first park or sleep needs, Agrona
      * loading a class), and without this the first one fell wherever the thread first idled long enough, in the
-     * middle of a session. Backoff's first park allocated 352 bytes on a benchmark client's thread in 5 of 74
-     * {@code balanced} round-trip runs, inside the measured window (a reply that took more than its 200 cycles of
-     * spinning and yielding, which the warm-up had not met): 0.007 B/msg on a garbage-free path.
+     * middle of a session: backoff parks only after 200 idle cycles of spinning and yielding, which a thread whose
+     * messages always come sooner may not reach for a long time. In a JVM that had not idled before, the yields and
+     * the first park of a backoff strategy allocated 528 bytes on the thread that idled, and its first spin 136 KB
+     * (loading Agrona's {@code ThreadHints}): see {@code IdleStrategyTypeTest}.
      */
     public IdleStrategy create()
     {

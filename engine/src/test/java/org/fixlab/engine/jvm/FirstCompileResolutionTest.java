@@ -86,6 +86,8 @@ class FirstCompileResolutionTest
         FirstCompileResolution.prepareEngineThreads();
         assertTrue(FirstCompileResolution.holds("Logon with unknown CompIDs"), "a Session text that only a refused Logon uses");
         assertTrue(FirstCompileResolution.holds("backoff"), "Agrona's");
+        assertTrue(FirstCompileResolution.holds("(this Collection)"),
+            "ConcurrentHashMap's key set view, which an initiator's network poll asks whether it is empty");
     }
 
     @Test
