@@ -90,8 +90,7 @@ public final class ClientDriver
         final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
         int roundStart = 0;
-        otherTasksBefore = readOtherTasks();
-        awaitQuietCompilers();
+        startRoundReadings();
         measuredFrom = System.nanoTime();
         long scheduleStart = measuredFrom + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
@@ -103,8 +102,7 @@ public final class ClientDriver
                 awaitReplies(i, deadline);
                 round++;
                 roundStart = i;
-                otherTasksBefore = readOtherTasks();
-                awaitQuietCompilers();
+                startRoundReadings();
                 measuredFrom = System.nanoTime();
                 if (stalls != null)
                 {
@@ -163,12 +161,13 @@ public final class ClientDriver
     }
 
     /**
-     * Keeps the session polled until the JVMs' compilers are idle (see {@link CompilerThreads}), at every round's
-     * start, round trip or stream, so that the measured round starts after the compiles the drain and the readings
-     * before it set off.
+     * At every round's start, round trip or stream: reads the host's other tasks (the last round's reading starts the
+     * measured window), then keeps the session polled until the JVMs' compilers are idle (see {@link CompilerThreads}),
+     * so that the measured round starts after the compiles the drain and the readings before it set off.
      */
-    private void awaitQuietCompilers()
+    private void startRoundReadings()
     {
+        otherTasksBefore = readOtherTasks();
         if (compilers != null)
         {
             compilers.awaitQuiet(pollPeer);
@@ -258,8 +257,7 @@ public final class ClientDriver
         final int[] roundEnds = roundEnds(options.warmup, total, Integer.MAX_VALUE);
         final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
-        otherTasksBefore = readOtherTasks();
-        awaitQuietCompilers();
+        startRoundReadings();
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
         for (int i = 0; i < total; i++)
@@ -267,8 +265,7 @@ public final class ClientDriver
             if (i == roundEnds[round])
             {
                 round++;
-                otherTasksBefore = readOtherTasks();
-                awaitQuietCompilers();
+                startRoundReadings();
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
             }

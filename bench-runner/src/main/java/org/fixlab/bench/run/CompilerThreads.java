@@ -13,8 +13,8 @@ import java.util.function.LongSupplier;
  * {@code C1 CompilerThread<n>} and {@code C2 CompilerThread<n>} (the kernel keeps 15 characters of a name).
  *
  * <p>Why: at every round boundary of the warm-up the client drains a round trip's orders in flight and reads the
- * host's other tasks ({@link OtherTasks}), and that reading, hundreds of small files through the JDK's file code, is what
- * pushes the JDK's methods past the compile thresholds. Their compiles ran on into the measured window: with
+ * host's other tasks ({@link OtherTasks}), and that reading, hundreds of small files through the JDK's file code, is
+ * what pushes the JDK's methods past the compile thresholds. Their compiles ran on into the measured window: with
  * {@code -Xlog:jit+compilation} and the compile time the JVM counted from the last boundary to the last answer, the
  * client's compilers worked 0-12 ms of fixlab's paced window and 9-40 ms of the raw socket's (one window a second, 5
  * runs each, 2026-11-29), in its first milliseconds. Two threads spin on the two CPUs, so a compiler thread that runs

@@ -63,8 +63,8 @@ public final class OtherTasks
     }
 
     /**
-     * This process and {@code peerPid} (the server's, when it runs on this host; -1 when not), or null where {@code proc}
-     * has no per-task schedstat (not Linux, or a kernel without it).
+     * This process and {@code peerPid} (the server's, when it runs on this host; -1 when not), or null where
+     * {@code proc} has no per-task schedstat (not Linux, or a kernel without it).
      */
     static Set<Long> benchmarkPids(final Path proc, final long peerPid)
     {

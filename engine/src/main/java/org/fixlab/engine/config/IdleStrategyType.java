@@ -35,6 +35,8 @@ public enum IdleStrategyType
     static final int BACKOFF_SPINS = 100;
     static final int BACKOFF_YIELDS = 100;
     static final long BACKOFF_MIN_PARK_NANOS = 1_000;
+    /** Backoff's idle calls up to its first park: to spinning, the spins, the yields, to parking, the park. */
+    static final int BACKOFF_FIRST_PARK_CALL = BACKOFF_SPINS + BACKOFF_YIELDS + 3;
 
     private final String key;
 
@@ -73,8 +75,7 @@ public enum IdleStrategyType
                 break;
             case BACKOFF:
                 idle = new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS, BACKOFF_MIN_PARK_NANOS, 1_000_000);
-                // the switch to spinning, the spins, the yields, the switch to parking, then one park (of 1 us)
-                firstPassCycles = BACKOFF_SPINS + BACKOFF_YIELDS + 3;
+                firstPassCycles = BACKOFF_FIRST_PARK_CALL;
                 break;
             default:
                 idle = new SleepingMillisIdleStrategy(1);

@@ -68,9 +68,9 @@ public final class FirstCompileResolution
      * channels' locks, the atomics behind them, the thread a file write marks itself blocked on, the event loop's lists
      * and the selector's queue of key updates ({@code ArrayDeque}: 192 bytes on {@code balanced}'s server in 3 runs of
      * 10 without it), and the selector's key set, a {@code ConcurrentHashMap} view behind
-     * {@code Collections.unmodifiableSet}, which an initiator's network poll asks whether it is empty (352 bytes on the thread
-     * of {@code balanced}'s benchmark client, inside the measured window, in 5 of 74 round-trip runs without it, when
-     * the poll's count of calls reached C2's threshold there); the number helpers the codecs call ({@code Integer},
+     * {@code Collections.unmodifiableSet}, which an initiator's network poll asks whether it is empty (352 bytes on
+     * the thread of {@code balanced}'s benchmark client, inside the measured window, in 5 of 74 round-trip runs
+     * without it, when the poll's count of calls reached C2's threshold there); the number helpers the codecs call ({@code Integer},
      * {@code Math}, the JDK's index checks) and {@code sun.misc.Unsafe}, whose first C2 compiles async-profiler's
      * allocation profile showed resolving their literals on an engine thread in the warm-up. With the texts of the
      * methods HotSpot adds to some classes ({@link OverpassMessages}), some 1,500 strings and 100 KB, read in 100-200
@@ -90,8 +90,8 @@ public final class FirstCompileResolution
             "java/lang/Thread", "java/lang/Class", "java/lang/Long", "java/util/ArrayList", "java/util/ArrayDeque",
             "java/lang/invoke/VarHandle", "java/lang/invoke/VarHandleGuards", "java/lang/invoke/VarHandleInts",
             "java/lang/invoke/VarHandleLongs", "java/lang/invoke/VarHandleReferences", "java/lang/invoke/VarForm",
-            "java/lang/Integer", "java/lang/Math", "jdk/internal/util/Preconditions", "java/util/concurrent/ConcurrentHashMap",
-            "java/util/Collections");
+            "java/lang/Integer", "java/lang/Math", "jdk/internal/util/Preconditions",
+            "java/util/concurrent/ConcurrentHashMap", "java/util/Collections");
         internLiterals(org.agrona.UnsafeAccess.UNSAFE.getClass(), "sun/misc/Unsafe");
         loadClasses(null, "jdk.internal.misc.ScopedMemoryAccess$Scope$Handle",
             "java.util.concurrent.locks.AbstractQueuedSynchronizer$Node");

@@ -24,7 +24,7 @@ public final class FirstIdlePass
         final Thread user = new Thread(() ->
         {
             final long before = threads.getCurrentThreadAllocatedBytes();
-            for (int cycle = 0; cycle < 2 * (IdleStrategyType.BACKOFF_SPINS + IdleStrategyType.BACKOFF_YIELDS + 3); cycle++)
+            for (int cycle = 0; cycle < 2 * IdleStrategyType.BACKOFF_FIRST_PARK_CALL; cycle++)
             {
                 idle.idle();
             }
