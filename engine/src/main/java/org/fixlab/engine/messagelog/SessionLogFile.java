@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used by one
  * thread at a time (the engine thread or the log's writer thread), through a buffer of its own:
  * garbage-free once the buffer has grown to the session's rate (see {@link #writeFullBuffer}), one write
- * call per buffer-full or when its writer hands the lines over. A file that fails (disk full, removed
+ * call per buffer-full or when its writer hands lines over (all of them, or a piece of whole lines). A file that fails (disk full, removed
  * folder) stops logging with one warning and counts what it could not write; the engine is never held up
  * by it.
  */
@@ -58,8 +58,11 @@ final class SessionLogFile implements AutoCloseable
     private final TimestampCache timestamps = new TimestampCache(TimestampPrecision.MICROS);
     private IOException failure;
     private long linesLost;
-    /** Whole lines in the buffer, and whether one is being appended: what a failed write loses. */
-    private int linesBuffered;
+    /** Where the bytes not yet handed to the file start: what comes before is in the file. */
+    private int handedOver;
+    /** Bytes handed to the file (or lost with a failed file) since it was opened, this buffer's included. */
+    private long bytesHandedOver;
+    /** Whether a line is being appended: a failed write loses it too. */
     private boolean lineOpen;
 
     /** The log's directory, created if missing. */
@@ -117,7 +120,6 @@ final class SessionLogFile implements AutoCloseable
         }
         if (delimiter == FieldDelimiter.SOH && appendedWhole(source, offset, length, fullLength, epochNanos))
         {
-            linesBuffered++;
             return;
         }
         lineOpen = true;
@@ -148,7 +150,6 @@ final class SessionLogFile implements AutoCloseable
         room(1);
         out.put((byte)'\n');
         lineOpen = false;
-        linesBuffered++;
     }
 
     /**
@@ -412,7 +413,45 @@ final class SessionLogFile implements AutoCloseable
     /** Hands what is buffered to the file (the OS page cache: it survives a crash of the process, not of the machine). */
     void writeOut()
     {
-        out.flip();
+        handOver(out.position());
+    }
+
+    /**
+     * Hands over the oldest lines, whole, up to about {@code maxBytes} of them: as many as end within that many bytes,
+     * or the first line alone if it is longer. What stays goes on a later call. So a writer on the engine thread can
+     * spread a buffer over several duty cycles: the write of new page-cache pages takes its time per byte, and a
+     * message that arrives meanwhile waits for one piece, not for the buffer.
+     */
+    void writeSome(final int maxBytes)
+    {
+        final int filled = out.position();
+        final int limit = handedOver + maxBytes;
+        if (limit >= filled)
+        {
+            handOver(filled);
+            return;
+        }
+        int upTo = limit;
+        while (upTo > handedOver && outView.getByte(upTo - 1) != '\n')
+        {
+            upTo--;
+        }
+        if (upTo == handedOver)
+        {
+            upTo = limit;
+            while (upTo < filled && outView.getByte(upTo - 1) != '\n')
+            {
+                upTo++;
+            }
+        }
+        handOver(upTo);
+    }
+
+    /** Writes the buffer from {@link #handedOver} up to {@code upTo}; the buffer is empty again once all of it is written. */
+    private void handOver(final int upTo)
+    {
+        final int filled = out.position();
+        out.limit(upTo).position(handedOver);
         try
         {
             while (out.hasRemaining() && failure == null)
@@ -423,12 +462,35 @@ final class SessionLogFile implements AutoCloseable
         catch (final IOException ex)
         {
             failure = ex;
-            // the buffer's lines, and one it was in the middle of, are not in the file (or not whole)
-            linesLost += linesBuffered + (lineOpen ? 1 : 0);
+            // the lines whose end was not written, and one being appended, are not in the file (or not whole)
+            linesLost += linesBetween(out.position(), filled) + (lineOpen ? 1 : 0);
             LOGGER.warn("message log {} failed, no more messages are logged to it: {}", path, ex.toString());
         }
-        linesBuffered = 0;
-        out.clear();
+        bytesHandedOver += upTo - handedOver;
+        if (upTo == filled || failure != null)
+        {
+            out.clear();
+            handedOver = 0;
+        }
+        else
+        {
+            out.limit(out.capacity()).position(filled);
+            handedOver = upTo;
+        }
+    }
+
+    /** The line ends between two offsets of the buffer: a line holds no other line feed, every control byte is escaped. */
+    private int linesBetween(final int from, final int to)
+    {
+        int lines = 0;
+        for (int i = from; i < to; i++)
+        {
+            if (outView.getByte(i) == '\n')
+            {
+                lines++;
+            }
+        }
+        return lines;
     }
 
     /** Bytes left in the buffer (for benchmarks). */
@@ -446,13 +508,26 @@ final class SessionLogFile implements AutoCloseable
     /** Drops what is buffered without writing it (for benchmarks of the formatting alone). */
     void discardBuffered()
     {
-        linesBuffered = 0;
+        bytesHandedOver += out.position() - handedOver;
+        handedOver = 0;
         out.clear();
     }
 
     boolean hasBuffered()
     {
-        return out.position() > 0;
+        return out.position() > handedOver;
+    }
+
+    /** Bytes of lines appended since the file was opened: a count that only grows, for a writer to mark a place by. */
+    long bytesLogged()
+    {
+        return bytesHandedOver + out.position() - handedOver;
+    }
+
+    /** Bytes handed to the file since it was opened, on the same count as {@link #bytesLogged}. */
+    long bytesHandedOver()
+    {
+        return bytesHandedOver;
     }
 
     /** Messages not in the file because it failed: those in the buffer whose write failed, and every one after. */
