@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * QuickFIX/J's FileLog writes them (with microseconds), appended to what earlier runs wrote. Used by one
  * thread at a time (the engine thread or the log's writer thread), through a buffer of its own:
  * garbage-free once the buffer has grown to the session's rate (see {@link #writeFullBuffer}), one write
- * call per buffer-full or when its writer hands lines over (all of them, or a piece of whole lines). A file that fails (disk full, removed
- * folder) stops logging with one warning and counts what it could not write; the engine is never held up
- * by it.
+ * call per buffer-full or when its writer hands lines over (all of them, or a piece of whole lines). A
+ * file that fails (disk full, removed folder) stops logging with one warning and counts what it could not
+ * write; the engine is never held up by it.
  */
 final class SessionLogFile implements AutoCloseable
 {
