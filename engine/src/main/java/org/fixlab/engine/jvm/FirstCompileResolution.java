@@ -70,12 +70,12 @@ public final class FirstCompileResolution
      * 10 without it), and the selector's key set, a {@code ConcurrentHashMap} view behind
      * {@code Collections.unmodifiableSet}, which an initiator's network poll asks whether it is empty (352 bytes on
      * the thread of {@code balanced}'s benchmark client, inside the measured window, in 5 of 74 round-trip runs
-     * without it, when the poll's count of calls reached C2's threshold there); the number helpers the codecs call ({@code Integer},
-     * {@code Math}, the JDK's index checks) and {@code sun.misc.Unsafe}, whose first C2 compiles async-profiler's
-     * allocation profile showed resolving their literals on an engine thread in the warm-up. With the texts of the
-     * methods HotSpot adds to some classes ({@link OverpassMessages}), some 1,500 strings and 100 KB, read in 100-200
-     * ms. Classes: the two that {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a second
-     * into the stream, each by the first C2 compile of a method in the JDK's socket read that names it.
+     * without it, when the poll's count of calls reached C2's threshold there); the number helpers the codecs call
+     * ({@code Integer}, {@code Math}, the JDK's index checks) and {@code sun.misc.Unsafe}, whose first C2 compiles
+     * async-profiler's allocation profile showed resolving their literals on an engine thread in the warm-up. With the
+     * texts of the methods HotSpot adds to some classes ({@link OverpassMessages}), some 1,500 strings and 100 KB, read
+     * in 100-200 ms. Classes: the two that {@code -Xlog:class+load} showed loaded on {@code balanced}'s server thread a
+     * second into the stream, each by the first C2 compile of a method in the JDK's socket read that names it.
      */
     public static synchronized void prepareEngineThreads()
     {

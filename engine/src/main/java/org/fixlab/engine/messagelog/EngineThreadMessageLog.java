@@ -98,7 +98,7 @@ public final class EngineThreadMessageLog implements EngineMessageLog
         private final long flushIntervalNanos;
         /** When the oldest line not yet handed to the file was logged, or no later than that. */
         private long firstBufferedNanos;
-        /** Where the lines due at the last flush that found some end ({@link SessionLogFile#bytesLogged}). */
+        /** How far the lines reach that the last flush found due, on {@link SessionLogFile#bytesLogged}'s count. */
         private long dueUntil;
 
         SessionLines(final SessionLogFile file, final long flushIntervalNanos)
@@ -134,16 +134,16 @@ public final class EngineThreadMessageLog implements EngineMessageLog
             {
                 return;
             }
-            if (file.bytesHandedOver() < dueUntil)
+            if (file.bytesHandedOver() >= dueUntil)
             {
-                file.writeSome(FLUSH_PIECE_BYTES);
-            }
-            else if (nowNanos - firstBufferedNanos >= flushIntervalNanos)
-            {
+                if (nowNanos - firstBufferedNanos < flushIntervalNanos)
+                {
+                    return;
+                }
                 dueUntil = file.bytesLogged();
                 firstBufferedNanos = nowNanos;
-                file.writeSome(FLUSH_PIECE_BYTES);
             }
+            file.writeSome(FLUSH_PIECE_BYTES);
         }
     }
 }

@@ -25,6 +25,10 @@ class EngineThreadMessageLogTest
     private static final long NOON = Instant.parse("2026-11-24T12:00:00.123456789Z").getEpochSecond() * 1_000_000_000L + 123_456_789L;
     private static final long INTERVAL = TimeUnit.MILLISECONDS.toNanos(10);
     private static final String HEARTBEAT = "8=FIX.4.4\u00019=5\u000135=0\u000110=161\u0001";
+    /** An order of the piece tests, its line's length in the file, and how many of those lines a piece holds. */
+    private static final String ORDER = "8=FIX.4.4\u00019=180\u000135=D\u000158=" + "z".repeat(160) + "\u000110=000\u0001";
+    private static final int LINE_BYTES = "20261124-12:00:00.123456: ".length() + ORDER.length() + 1;
+    private static final int PER_PIECE = EngineThreadMessageLog.FLUSH_PIECE_BYTES / LINE_BYTES;
 
     @TempDir
     Path dir;
@@ -91,83 +95,71 @@ class EngineThreadMessageLogTest
     @Test
     void dueLinesGoAPieceOfWholeLinesADutyCycleWhileNewLinesQueueBehindThem() throws IOException
     {
-        final String order = "8=FIX.4.4\u00019=180\u000135=D\u000158=" + "z".repeat(160) + "\u000110=000\u0001";
-        final int lineBytes = "20261124-12:00:00.123456: ".length() + order.length() + 1;
-        final int perPiece = EngineThreadMessageLog.FLUSH_PIECE_BYTES / lineBytes;
         // three pieces and 3 lines: less than the first buffer holds, so nothing is written before it is due
-        final int logged = 3 * perPiece + 3;
+        final int logged = 3 * PER_PIECE + 3;
         final Path file = dir.resolve("FIX.4.4-ISLD-TW.messages.log");
         try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, INTERVAL))
         {
             final MessageLog log = messageLog.forSession(ISLD_TW);
             for (int i = 0; i < logged; i++)
             {
-                log(log, numbered(order, i), NOON + i);
+                log(log, numbered(i), NOON + i);
             }
             log.flush(NOON + INTERVAL - 1);
             assertEquals(0, Files.size(file), "not due yet");
             for (int cycle = 1; cycle <= 3; cycle++)
             {
                 log.flush(NOON + INTERVAL + cycle);
-                assertEquals((long)cycle * perPiece * lineBytes, Files.size(file), "cycle " + cycle + ": a piece more of whole lines");
+                assertEquals((long)cycle * PER_PIECE * LINE_BYTES, Files.size(file), "cycle " + cycle + ": a piece more of whole lines");
                 // a line logged between two pieces waits behind the lines due before it
-                log(log, numbered(order, logged + cycle - 1), NOON + INTERVAL + cycle);
+                log(log, numbered(logged + cycle - 1), NOON + INTERVAL + cycle);
             }
             log.flush(NOON + INTERVAL + 4);
-            assertEquals((long)(logged + 3) * lineBytes, Files.size(file), "the 3 lines left, and the 3 logged meanwhile");
+            assertEquals((long)(logged + 3) * LINE_BYTES, Files.size(file), "the 3 lines left, and the 3 logged meanwhile");
         }
         final List<String> lines = lines("FIX.4.4-ISLD-TW.messages.log");
         assertEquals(logged + 3, lines.size());
         for (int i = 0; i < lines.size(); i++)
         {
-            assertTrue(lines.get(i).endsWith(numbered(order, i)), "line " + i + " whole and in order");
+            assertTrue(lines.get(i).endsWith(numbered(i)), "line " + i + " whole and in order");
         }
     }
 
     @Test
     void linesLoggedWhileDueLinesAreWrittenWaitAnIntervalOfTheirOwn() throws IOException
     {
-        final String order = "8=FIX.4.4\u00019=180\u000135=D\u000158=" + "z".repeat(160) + "\u000110=000\u0001";
-        final int lineBytes = "20261124-12:00:00.123456: ".length() + order.length() + 1;
-        final int perPiece = EngineThreadMessageLog.FLUSH_PIECE_BYTES / lineBytes;
         final Path file = dir.resolve("FIX.4.4-ISLD-TW.messages.log");
         int logged = 0;
         try (EngineThreadMessageLog messageLog = new EngineThreadMessageLog(dir, FieldDelimiter.SOH, INTERVAL))
         {
             final MessageLog log = messageLog.forSession(ISLD_TW);
-            for (; logged < 2 * perPiece; logged++)
+            for (; logged < 2 * PER_PIECE; logged++)
             {
-                log(log, numbered(order, logged), NOON + logged);
+                log(log, numbered(logged), NOON + logged);
             }
             final long due = NOON + INTERVAL;
             // the session goes on logging while the two pieces due are written (less than the first buffer holds in all)
             for (int cycle = 0; cycle < 2; cycle++)
             {
                 log.flush(due + cycle);
-                for (int i = 0; i < perPiece / 2; i++, logged++)
+                for (int i = 0; i < PER_PIECE / 2; i++, logged++)
                 {
-                    log(log, numbered(order, logged), due + cycle);
+                    log(log, numbered(logged), due + cycle);
                 }
             }
-            assertEquals(2L * perPiece * lineBytes, Files.size(file), "the two pieces that were due");
+            assertEquals(2L * PER_PIECE * LINE_BYTES, Files.size(file), "the two pieces that were due");
             log.flush(due + 2);
             log.flush(due + INTERVAL - 1);
-            assertEquals(2L * perPiece * lineBytes, Files.size(file), "the lines logged since wait for an interval from when those were due");
+            assertEquals(2L * PER_PIECE * LINE_BYTES, Files.size(file), "the lines logged since wait for an interval from when those were due");
             log.flush(due + INTERVAL);
-            assertEquals((long)logged * lineBytes, Files.size(file), "then they are due in their turn");
+            assertEquals((long)logged * LINE_BYTES, Files.size(file), "then they are due in their turn");
         }
         final List<String> lines = lines("FIX.4.4-ISLD-TW.messages.log");
         assertEquals(logged, lines.size());
         for (int i = 0; i < lines.size(); i++)
         {
-            assertTrue(lines.get(i).endsWith(numbered(order, i)), "line " + i + " whole and in order");
+            assertTrue(lines.get(i).endsWith(numbered(i)), "line " + i + " whole and in order");
         }
-    }
-
-    /** The order with its text's letters telling it from its neighbours. */
-    private static String numbered(final String order, final int i)
-    {
-        return order.replace('z', (char)('a' + i % 26));
     }
 
     @Test
@@ -231,6 +223,12 @@ class EngineThreadMessageLogTest
         final IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
             () -> new EngineThreadMessageLog(dir, FieldDelimiter.SOH, -1));
         assertTrue(refused.getMessage().contains("negative"), refused.getMessage());
+    }
+
+    /** The piece tests' order, its text's letters telling it from its neighbours. */
+    private static String numbered(final int i)
+    {
+        return ORDER.replace('z', (char)('a' + i % 26));
     }
 
     private static void log(final MessageLog log, final String message, final long epochNanos)
