@@ -172,6 +172,11 @@ MANIFEST_BREAKS = [
                                                         "server_longest_ns": 6}), "manifest-stalls"),
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 11,
                                                         "client_longest_ns": 6}), "manifest-stalls"),
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5,
+                                                        "client_longest_ns": 3, "client_off_cpu_ns": 6}),
+     "manifest-stalls"),  # more time off the CPU than in the gaps
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "server_off_cpu_ns": 0}),
+     "manifest-stalls"),  # a side's time off the CPU without its gaps
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
@@ -493,6 +498,20 @@ def test_a_paced_run_whose_threads_stood_still_is_not_steady_whatever_the_host_s
     assert reason.startswith("the client's and the server's threads stood still for 8.4 ms of the 804 ms")
 
 
+def test_a_paced_run_whose_client_thread_ran_through_its_own_gaps_is_steady(runs: Path, tmp_path: Path) -> None:
+    """A runner since 2026-11-30: 9 ms of the client's gaps, 0.3 ms of them off its CPU, the rest the product's own
+    work on that thread (as a message log's long write was); counted as the product's, the run stays steady."""
+    paced = run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json"
+    _edit_manifest(paced, _stalls(9_000_000, None))
+    _edit_manifest(paced, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(
+        client_off_cpu_ns=300_000))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT stalls_client_ns, stalls_client_off_cpu_ns, stalls_server_off_cpu_ns FROM hosts "
+                       "WHERE role = 'client'").fetchone() == (9_000_000, 300_000, None)
+    assert _verdicts(con)[PACED] == (True, "steady")
+
+
 def test_a_paced_run_whose_threads_kept_still_under_the_bound_is_steady(runs: Path, tmp_path: Path) -> None:
     _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _stalls(1_000_000, None))
     con = db.connect(tmp_path / "t.duckdb")
@@ -509,7 +528,8 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
     for column in ("memory", "core_to_core_cpus", "core_to_core_before_ns", "core_to_core_after_ns",
                    "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest", "other_tasks_stolen_ns",
                    "stalls_window_ns", "stalls_over_ns", "stalls_client_ns", "stalls_client_longest_ns",
-                   "stalls_server_ns", "stalls_server_longest_ns"):
+                   "stalls_server_ns", "stalls_server_longest_ns", "stalls_client_off_cpu_ns",
+                   "stalls_server_off_cpu_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

@@ -164,6 +164,24 @@ def test_a_paced_tail_is_the_stalls_from_half_a_percent_of_the_window_on_both_th
                       "about as large a share of the samples, so the run's tail is the stalls'")
 
 
+def test_only_the_stalls_off_the_cpu_are_the_machines_and_a_gap_the_thread_ran_through_is_the_products() -> None:
+    """Runners since 2026-11-30 split each side's gaps by the thread's CPU clock: the 10 ms log write of a product
+    that stalls its own client thread stays in the run's figures instead of making the run 'not steady'."""
+    own_write = {**STALLS, "client_ns": 20_000_000, "client_longest_ns": 400_000, "client_off_cpu_ns": 1_000_000,
+                 "server_ns": 2_999_999, "server_longest_ns": 2_000_000, "server_off_cpu_ns": 2_999_999}
+    assert steady.assess_stalls(own_write) == (True, "steady")
+    ok, reason = steady.assess_stalls({**own_write, "server_off_cpu_ns": 3_000_000, "server_ns": 3_000_000})
+    assert not ok
+    assert reason == ("the client's and the server's threads stood still off their CPUs for 4.0 ms of the 800 ms the "
+                      "paced run measured (0.50%; bound: 0.5%), in gaps of 100 µs or more between clock readings: "
+                      "the client's 1.0 ms of 20.0 ms in gaps (longest 0.40 ms), the server's 3.0 ms of 3.0 ms in gaps "
+                      "(longest 2.00 ms). The orders due meanwhile are about as large a share of the samples, so the "
+                      "run's tail is the stalls'. The rest of the gaps the threads ran the product's own code, which "
+                      "the run's figures keep")
+    # a side whose runner did not split its gaps counts them all
+    assert not steady.assess_stalls({**own_write, "client_off_cpu_ns": None})[0]
+
+
 def test_a_thread_the_runner_did_not_see_counts_for_nothing_and_none_seen_is_no_verdict() -> None:
     client_only = {k: v for k, v in STALLS.items() if not k.startswith("server")}
     ok, reason = steady.assess_stalls({**client_only, "client_ns": 4_000_000})

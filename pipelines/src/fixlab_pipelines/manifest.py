@@ -121,7 +121,9 @@ HOST_SPEC = {
     # thread was not seen is absent
     "stalls": OptionalKey({"window_ns": _pos_int, "over_ns": _pos_int,
                            "client_ns": OptionalKey(_nonneg_int), "client_longest_ns": OptionalKey(_nonneg_int),
-                           "server_ns": OptionalKey(_nonneg_int), "server_longest_ns": OptionalKey(_nonneg_int)}),
+                           "client_off_cpu_ns": OptionalKey(_nonneg_int),
+                           "server_ns": OptionalKey(_nonneg_int), "server_longest_ns": OptionalKey(_nonneg_int),
+                           "server_off_cpu_ns": OptionalKey(_nonneg_int)}),
 }
 
 SPEC: dict[str, Any] = {
@@ -306,7 +308,8 @@ def _check_consistency(m: Manifest) -> None:
 
 
 def _check_stalls(m: Manifest) -> None:
-    """A host's stalls: a side's longest gap within its total, and the total within the window."""
+    """A host's stalls: a side's longest gap and its time off the CPU within its total, and the total within the
+    window."""
     for i, host in enumerate(m.data["hardware"]["hosts"]):
         stalls = host.get("stalls")
         for side in ("client", "server") if stalls else ():
@@ -318,6 +321,10 @@ def _check_stalls(m: Manifest) -> None:
                 raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_ns"), "manifest-stalls",
                              f"{side}_longest_ns ({longest}) <= {side}_ns ({total}) <= window_ns "
                              f"({stalls['window_ns']}) does not hold")
+            off_cpu = stalls.get(f"{side}_off_cpu_ns")
+            if off_cpu is not None and (total is None or off_cpu > total):
+                raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_off_cpu_ns"), "manifest-stalls",
+                             f"{side}_off_cpu_ns ({off_cpu}) is a part of {side}_ns ({total})")
 
 
 def _check_client_allocation(m: Manifest) -> None:

@@ -53,9 +53,12 @@ The rules (the thresholds are the constants below, explained on the methodology 
   after 0.2.0): the client's thread, spinning on the clock between sends, and the server's, where
   it answers on a thread that spins, stood still for less than PACED_TAIL_SHARE of the measured
   window together, counting every gap of at least stalls.over_ns between two of a thread's clock
-  readings. That is the stall itself, whatever caused it (another task, the hypervisor, an
-  interrupt, a safepoint), measured where it hurts and to the nanosecond, on a host of any size;
-  the rule above reads its causes, the steal in 10 ms ticks.
+  readings. That is the stall itself, whatever caused it (another task, the hypervisor, a
+  safepoint), measured where it hurts and to the nanosecond, on a host of any size; the rule
+  above reads its causes, the steal in 10 ms ticks. Only the part of the gaps the thread was off
+  its CPU counts, where the runner read it (stalls.<side>_off_cpu_ns, runners since 2026-11-30):
+  both threads run the product too, and a gap a thread ran through, such as the product's own
+  long write, is the product's, which its figures must show rather than a verdict hide.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
   further apart than the campaign's other runs, so it is not compared with them.
@@ -235,23 +238,36 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     return True, "steady"
 
 
+def _off_cpu(stalls: dict, side: str) -> int:
+    """A side's stalls that took its thread off its CPU: the machine's (runners since 2026-11-30 read the thread's CPU
+    clock at every gap); all of its stalls where the runner did not tell them apart."""
+    off = stalls.get(f"{side}_off_cpu_ns")
+    return stalls[f"{side}_ns"] if off is None else off
+
+
 def assess_stalls(stalls: dict | None) -> tuple[bool, str]:
     """(steady, reason) of a paced run from how long its benchmark threads stood still (hardware.hosts[].stalls):
-    measured on the threads themselves, so it holds on a host of any size, and sees steal time exactly."""
+    measured on the threads themselves, so it holds on a host of any size, and sees steal time exactly. Only the time
+    a thread was off its CPU counts: a gap it ran through was the product's own work (the client's thread runs the
+    client's side of it), which the run's figures keep."""
     sides = [side for side in ("client", "server") if stalls and stalls.get(f"{side}_ns") is not None]
     if not sides:
         return True, "steady"
     window = stalls["window_ns"]
-    stood = sum(stalls[f"{side}_ns"] for side in sides)
+    stood = sum(_off_cpu(stalls, side) for side in sides)
     if stood >= PACED_TAIL_SHARE * window:
+        split = any(stalls.get(f"{side}_off_cpu_ns") is not None for side in sides)
         threads = " and the ".join(f"{side}'s" for side in sides) + (" threads" if len(sides) > 1 else " thread")
-        each = ", ".join(f"the {side}'s {stalls[f'{side}_ns'] / 1e6:,.1f} ms "
-                         f"(longest {stalls[f'{side}_longest_ns'] / 1e6:,.2f} ms)" for side in sides)
-        return False, (f"the {threads} stood still for {stood / 1e6:,.1f} ms of the "
-                       f"{window / 1e6:,.0f} ms the paced run measured ({stood / window:.2%}; bound: "
+        each = ", ".join(f"the {side}'s {_off_cpu(stalls, side) / 1e6:,.1f} ms"
+                         + (f" of {stalls[f'{side}_ns'] / 1e6:,.1f} ms in gaps" if split else "")
+                         + f" (longest {stalls[f'{side}_longest_ns'] / 1e6:,.2f} ms)" for side in sides)
+        return False, (f"the {threads} stood still{' off their CPUs' if split else ''} for {stood / 1e6:,.1f} ms of "
+                       f"the {window / 1e6:,.0f} ms the paced run measured ({stood / window:.2%}; bound: "
                        f"{PACED_TAIL_SHARE:.1%}), in gaps of {stalls['over_ns'] / 1e3:,.0f} µs or more between "
                        f"clock readings: {each}. The orders due meanwhile are about as large a share of the samples, "
-                       f"so the run's tail is the stalls'")
+                       f"so the run's tail is the stalls'"
+                       + (". The rest of the gaps the threads ran the product's own code, which the run's figures "
+                          "keep" if split else ""))
     return True, "steady"
 
 

@@ -106,10 +106,13 @@ final class RunFolderAssertions
             {
                 final JsonNode total = stalls.path(side + "_ns");
                 final JsonNode longest = stalls.path(side + "_longest_ns");
+                final JsonNode offCpu = stalls.path(side + "_off_cpu_ns");
                 assertEquals(total.isMissingNode(), longest.isMissingNode(), stalls.toString());
+                assertEquals(total.isMissingNode(), offCpu.isMissingNode(), stalls.toString());
                 assertTrue(side.equals("server") || !total.isMissingNode(), "the client spins in every paced run: " + stalls);
                 assertTrue(total.isMissingNode() || window >= total.asLong() && total.asLong() >= longest.asLong() && longest.asLong() >= 0,
                     stalls.toString());
+                assertTrue(total.isMissingNode() || total.asLong() >= offCpu.asLong() && offCpu.asLong() >= 0, stalls.toString());
             }
         }
         else

@@ -15,18 +15,36 @@ import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
 
-/** Gaps in a spinning loop's clock readings, fed as readings so that every figure is known exactly. */
+/**
+ * Gaps in a spinning loop's clock readings, fed as readings (with a thread CPU clock the test sets) so that every figure
+ * is known exactly; and one case on the real clocks, whose thread sleeps through one gap and runs through another.
+ */
 class StallsTest
 {
     private static final long TURN = 2_000; // one turn of a loop that polls and reads the clock, 2 us
 
-    /** Readings every TURN from {@code from} to {@code to}, the last one at {@code to}. */
-    private static long spin(final Stalls stalls, final long from, final long to)
+    /** The thread's CPU time as the test sets it: it runs while the loop spins, and through a gap only where told. */
+    private long cpu;
+
+    private Stalls stalls()
     {
+        return new Stalls(() -> cpu);
+    }
+
+    /**
+     * Readings every TURN from {@code from} to {@code to}, the last one at {@code to}, the thread on its CPU from
+     * {@code from}.
+     */
+    private long spin(final Stalls stalls, final long from, final long to)
+    {
+        long previous = from;
         for (long t = from; t < to; t += TURN)
         {
+            cpu += t - previous;
+            previous = t;
             stalls.tick(t);
         }
+        cpu += to - previous;
         stalls.tick(to);
         return to;
     }
@@ -34,7 +52,7 @@ class StallsTest
     @Test
     void onlyGapsOfAtLeastTheBoundCountAndAWindowCutsThoseAcrossItsEnds()
     {
-        final Stalls stalls = new Stalls();
+        final Stalls stalls = stalls();
         long t = spin(stalls, 1_000_000, 2_000_000);
         t = spin(stalls, t + Stalls.OVER_NS - 1, 3_000_000); // just short of a stall
         t = spin(stalls, t + 500_000, 4_000_000);            // 0.5 ms at 3.0 ms
@@ -43,44 +61,48 @@ class StallsTest
         final Stalls.Summary all = stalls.within(0, Long.MAX_VALUE);
         assertEquals(500_000 + 3_000_000 + Stalls.OVER_NS, all.totalNanos());
         assertEquals(3_000_000, all.longestNanos());
+        assertEquals(all.totalNanos(), all.offCpuNanos(), "the CPU clock stood still through every gap");
         // a window from the middle of the 3 ms stall to the middle of the last: its part of each
         final Stalls.Summary cut = stalls.within(5_000_000, 8_000_000 + Stalls.OVER_NS / 2);
         assertEquals(2_000_000 + Stalls.OVER_NS / 2, cut.totalNanos());
         assertEquals(2_000_000, cut.longestNanos());
-        assertEquals(new Stalls.Summary(0, 0), stalls.within(1_000_000, 3_000_000));
+        assertEquals(cut.totalNanos(), cut.offCpuNanos());
+        assertEquals(new Stalls.Summary(0, 0, 0), stalls.within(1_000_000, 3_000_000));
     }
 
     @Test
     void aRestartIsThePauseTheRunnerChoseNotAStall()
     {
-        final Stalls stalls = new Stalls();
+        final Stalls stalls = stalls();
         final long t = spin(stalls, 1_000_000, 2_000_000);
         stalls.restart();
         spin(stalls, t + 50_000_000, 60_000_000);
-        assertEquals(new Stalls.Summary(0, 0), stalls.within(0, Long.MAX_VALUE));
+        assertEquals(new Stalls.Summary(0, 0, 0), stalls.within(0, Long.MAX_VALUE));
     }
 
     @Test
     void theServersArraysCarryTheKeptGapsOldestFirstAndTheClientReadsThemAlike()
     {
-        final Stalls stalls = new Stalls();
+        final Stalls stalls = stalls();
         long t = spin(stalls, 1_000_000, 2_000_000);
         t = spin(stalls, t + 400_000, 3_000_000);
         spin(stalls, t + 100_000, 4_000_000);
         final Map<String, long[]> arrays = stalls.arrays();
         assertArrayEquals(new long[] {2_000_000, 3_000_000}, arrays.get("stall_starts"));
         assertArrayEquals(new long[] {400_000, 100_000}, arrays.get("stall_lengths"));
+        assertArrayEquals(new long[] {400_000, 100_000}, arrays.get("stall_off_cpu"));
         assertArrayEquals(new long[] {2}, arrays.get("stalls_recorded"));
-        assertEquals(new Stalls.Summary(500_000, 400_000), Stalls.within(arrays, 0, Long.MAX_VALUE));
+        assertEquals(new Stalls.Summary(500_000, 400_000, 500_000), Stalls.within(arrays, 0, Long.MAX_VALUE));
     }
 
     @Test
     void aWindowOlderThanTheKeptGapsIsUnknownNotSmaller()
     {
-        final Stalls stalls = new Stalls();
+        final Stalls stalls = stalls();
         long t = 1_000_000;
         for (int i = 0; i < Stalls.CAPACITY + 10; i++)
         {
+            cpu += 1_000;
             stalls.tick(t);
             t += 150_000; // every turn a stall: CAPACITY + 9 gaps between the readings, the first nine dropped
         }
@@ -88,6 +110,45 @@ class StallsTest
         assertNull(Stalls.within(stalls.arrays(), firstKept - 1, t));
         final Stalls.Summary fromFirstKept = Stalls.within(stalls.arrays(), firstKept, t);
         assertEquals(Stalls.CAPACITY * 150_000L, fromFirstKept.totalNanos());
+        assertEquals(Stalls.CAPACITY * 149_000L, fromFirstKept.offCpuNanos());
+    }
+
+    @Test
+    void aGapTheThreadRanThroughIsItsOwnAndOnlyTheTimeOffItsCpuIsTheMachines()
+    {
+        final Stalls stalls = stalls();
+        long t = spin(stalls, 1_000_000, 2_000_000);
+        cpu += 700_000; // a 1 ms gap, 0.7 ms of it the thread's own system call, 0.3 ms the CPU taken away
+        t = spin(stalls, t + 1_000_000, 4_000_000);
+        cpu += 2_000_000; // a 2 ms gap it ran through
+        t = spin(stalls, t + 2_000_000, 8_000_000);
+        spin(stalls, t + 500_000, 9_000_000); // 0.5 ms off the CPU
+        assertEquals(new Stalls.Summary(3_500_000, 2_000_000, 800_000), stalls.within(0, Long.MAX_VALUE));
+        // a window from the middle of the first gap: half of its time off the CPU
+        assertEquals(new Stalls.Summary(3_000_000, 2_000_000, 650_000), stalls.within(2_500_000, Long.MAX_VALUE));
+    }
+
+    @Test
+    void onTheRealClocksASleepIsOffTheCpuAndASpinIsNot() throws InterruptedException
+    {
+        final Stalls stalls = new Stalls();
+        stalls.tick(System.nanoTime());
+        final long sleptFrom = System.nanoTime();
+        Thread.sleep(20);
+        stalls.tick(System.nanoTime());
+        final long spunFrom = System.nanoTime();
+        final long spinUntil = spunFrom + 50_000_000;
+        long spins = 0;
+        while (System.nanoTime() < spinUntil)
+        {
+            spins++; // no tick: a 50 ms gap the thread ran through, as in a long call into the product
+        }
+        stalls.tick(System.nanoTime());
+        final Stalls.Summary slept = stalls.within(sleptFrom, spunFrom);
+        final Stalls.Summary spun = stalls.within(spunFrom, Long.MAX_VALUE);
+        assertTrue(slept.offCpuNanos() >= 19_000_000 && slept.offCpuNanos() <= slept.totalNanos(), slept.toString());
+        // other tasks of a busy build machine may take the CPU for some of the spin, not for most of it
+        assertTrue(spun.totalNanos() >= 50_000_000 && spun.offCpuNanos() < 25_000_000, spun + " after " + spins + " spins");
     }
 
     @Test
@@ -95,8 +156,9 @@ class StallsTest
     {
         assertNull(Stalls.within(Map.of(), 0, 1));
         assertNull(Stalls.manifestEntry(10, null, null));
-        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3), null);
-        assertEquals(Map.of("window_ns", 10L, "over_ns", Stalls.OVER_NS, "client_ns", 5L, "client_longest_ns", 3L), clientOnly);
+        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4), null);
+        assertEquals(Map.of("window_ns", 10L, "over_ns", Stalls.OVER_NS, "client_ns", 5L, "client_longest_ns", 3L,
+            "client_off_cpu_ns", 4L), clientOnly);
         assertFalse(clientOnly.containsKey("server_ns"));
     }
 
