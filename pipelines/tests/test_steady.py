@@ -180,6 +180,11 @@ def test_only_the_stalls_off_the_cpu_are_the_machines_and_a_gap_the_thread_ran_t
                       "the run's figures keep")
     # a side whose runner did not split its gaps counts them all
     assert not steady.assess_stalls({**own_write, "client_off_cpu_ns": None})[0]
+    client_only = {k: v for k, v in own_write.items() if not k.startswith("server")}
+    ok, reason = steady.assess_stalls({**client_only, "client_off_cpu_ns": 4_000_000})
+    assert not ok
+    assert reason.startswith("the client's thread stood still off its CPU for 4.0 ms of the 800 ms")
+    assert reason.endswith("The rest of the gaps the thread ran the product's own code, which the run's figures keep")
 
 
 def test_a_thread_the_runner_did_not_see_counts_for_nothing_and_none_seen_is_no_verdict() -> None:

@@ -257,17 +257,19 @@ def assess_stalls(stalls: dict | None) -> tuple[bool, str]:
     stood = sum(_off_cpu(stalls, side) for side in sides)
     if stood >= PACED_TAIL_SHARE * window:
         split = any(stalls.get(f"{side}_off_cpu_ns") is not None for side in sides)
-        threads = " and the ".join(f"{side}'s" for side in sides) + (" threads" if len(sides) > 1 else " thread")
+        many = len(sides) > 1
+        threads = " and the ".join(f"{side}'s" for side in sides) + (" threads" if many else " thread")
         each = ", ".join(f"the {side}'s {_off_cpu(stalls, side) / 1e6:,.1f} ms"
                          + (f" of {stalls[f'{side}_ns'] / 1e6:,.1f} ms in gaps" if split else "")
                          + f" (longest {stalls[f'{side}_longest_ns'] / 1e6:,.2f} ms)" for side in sides)
-        return False, (f"the {threads} stood still{' off their CPUs' if split else ''} for {stood / 1e6:,.1f} ms of "
+        off = (" off their CPUs" if many else " off its CPU") if split else ""
+        return False, (f"the {threads} stood still{off} for {stood / 1e6:,.1f} ms of "
                        f"the {window / 1e6:,.0f} ms the paced run measured ({stood / window:.2%}; bound: "
                        f"{PACED_TAIL_SHARE:.1%}), in gaps of {stalls['over_ns'] / 1e3:,.0f} µs or more between "
                        f"clock readings: {each}. The orders due meanwhile are about as large a share of the samples, "
                        f"so the run's tail is the stalls'"
-                       + (". The rest of the gaps the threads ran the product's own code, which the run's figures "
-                          "keep" if split else ""))
+                       + (f". The rest of the gaps the {'threads' if many else 'thread'} ran the product's own code, "
+                          "which the run's figures keep" if split else ""))
     return True, "steady"
 
 
