@@ -49,6 +49,16 @@ public final class ClientDriver
     static final int WARMUP_ROUNDS = 5;
     /** At most this many warm-up orders between two drains. */
     static final int MAX_WARMUP_ROUND = 10_000;
+    /**
+     * The warm-up orders sent after the runner's last pause, right before the first measured order: 10 ms at the seed's
+     * 50,000 orders a second, 5-6 ms in a closed loop. During the pause (the drain, the readings, the wait for an idle
+     * JIT, 20 ms to 2 s) the products idle, and an idle strategy that backs off parks for longer and longer; the first
+     * order after it waited for that park, and the orders due meanwhile queued behind it. In paced {@code balanced} runs
+     * that put the first measured order at 0.2-1.0 ms, and 8-51 of the first 200 over 100 us: 4-18% of all the orders
+     * over 100 us in those runs, so of the tail a p999 describes (2026-11-30). The pre-roll is long enough for the
+     * backlog to drain, and the measured orders start on the flow's steady state.
+     */
+    static final int PRE_ROLL = 500;
 
     public ClientDriver(final Options options, final ClientPeer peer, final Replies replies, final IdleStrategy idle,
         final OtherTasks otherTasks, final CompilerThreads compilers)
@@ -79,14 +89,15 @@ public final class ClientDriver
      * answer and starts the next round on a fresh schedule. A backlog the warm-up left (code still being compiled, a
      * product that cannot keep the rate) is not measured as latency of the first measured orders, and the measured
      * orders run through the very code the warm-up compiled: the round boundary is a branch taken many times
-     * before, not one the JIT sees for the first time at the first measured order.
+     * before, not one the JIT sees for the first time at the first measured order. The last round starts
+     * {@link #PRE_ROLL} warm-up orders before the measured ones, so that they do not pay for the pause before it.
      */
     public void runRequestReply()
     {
         final boolean paced = options.paced();
         final long period = 1_000_000_000L / options.rate;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
-        final int[] roundEnds = roundEnds(options.warmup, total, MAX_WARMUP_ROUND);
+        final int[] roundEnds = answeredRoundEnds(options.warmup, total);
         final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
         int round = 0;
         int roundStart = 0;
@@ -221,6 +232,15 @@ public final class ClientDriver
         }
         ends[rounds] = total;
         return ends;
+    }
+
+    /**
+     * Where an answered run's rounds end: as {@link #roundEnds}, through the warm-up but its last {@link #PRE_ROLL}
+     * orders (all of a shorter warm-up), which open the measured round.
+     */
+    static int[] answeredRoundEnds(final int warmup, final int total)
+    {
+        return roundEnds(warmup - Math.min(PRE_ROLL, warmup), total, MAX_WARMUP_ROUND);
     }
 
     private void awaitReplies(final int expected, final long deadline)

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the client's warm-up rounds end. An answered run drains every 10,000 orders; a stream has a few long rounds,
+ * Where the client's warm-up rounds end. An answered run drains every 10,000 orders, the last time a pre-roll of
+ * warm-up orders before the measured ones; a stream has a few long rounds,
  * because each boundary reads every other task's CPU time from /proc, and 300 of those readings in a stream's
  * warm-up slowed the measured stream after it.
  */
@@ -17,6 +18,17 @@ class ClientDriverRoundsTest
         final int[] ends = ClientDriver.roundEnds(150_000, 200_000, ClientDriver.MAX_WARMUP_ROUND);
         assertArrayEquals(new int[] {10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, 100_000,
             110_000, 120_000, 130_000, 140_000, 150_000, 200_000}, ends);
+    }
+
+    @Test
+    void anAnsweredRunsLastRoundOpensWithThePreRollOfWarmUpOrders()
+    {
+        assertArrayEquals(new int[] {10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, 100_000,
+            110_000, 120_000, 130_000, 140_000, 150_000 - ClientDriver.PRE_ROLL, 200_000},
+            ClientDriver.answeredRoundEnds(150_000, 200_000));
+        // a warm-up no longer than the pre-roll is all pre-roll: no pause before the measured orders
+        assertArrayEquals(new int[] {3_000}, ClientDriver.answeredRoundEnds(ClientDriver.PRE_ROLL, 3_000));
+        assertArrayEquals(new int[] {1_000}, ClientDriver.answeredRoundEnds(10, 1_000));
     }
 
     @Test
