@@ -28,7 +28,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * server's thread the product's, so a long system call of the product (a log write into new page-cache pages) is a gap
  * too, and one the product's figures must keep. Which is which the thread's CPU clock tells: at each gap's end the
  * thread reads its own CPU time, and the part of the gap it was not on its CPU (waiting for one while another task
- * ran, the hypervisor's steal, which Linux keeps off a task's clock, or blocked) is {@linkplain #offCpu the machine's};
+ * ran, the hypervisor's steal, which Linux keeps off a task's clock, or blocked) is the machine's, kept with the gap;
  * the rest it spent running its own code. The reading costs about half a microsecond, paid only after a gap of
  * {@link #OVER_NS} and at a restart. Not every gap on the CPU is the thread's own: an interrupt's time counts to the
  * task it interrupts (on kernels without IRQ_TIME_ACCOUNTING), and so does time the hypervisor spends on a CPU without
