@@ -177,6 +177,9 @@ MANIFEST_BREAKS = [
      "manifest-stalls"),  # more time off the CPU than in the gaps
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "server_off_cpu_ns": 0}),
      "manifest-stalls"),  # a side's time off the CPU without its gaps
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5,
+                                                        "client_longest_ns": 3, "client_window_off_cpu_ns": 11}),
+     "manifest-stalls"),  # more time off the CPU than the window
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
@@ -512,6 +515,27 @@ def test_a_paced_run_whose_client_thread_ran_through_its_own_gaps_is_steady(runs
     assert _verdicts(con)[PACED] == (True, "steady")
 
 
+def test_a_paced_run_whose_threads_were_read_off_their_cpus_is_judged_by_that_not_by_the_steal_ticks(
+        runs: Path, tmp_path: Path) -> None:
+    """One tick of steal (10 ms, 1.2% of the window) refuses a run by the steal column; its threads' CPU clocks say
+    they were off their CPUs 0.9 ms together, which is what the orders felt."""
+    paced = run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json"
+    _edit_manifest(paced, _others(803_742_665, 1_212_046, [{"task": "kdamond.0", "cpu_ns": 818_851}],
+                                  stolen_ns=10_000_000))
+    _edit_manifest(paced, _stalls(300_000, 200_000))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    ok, reason = _verdicts(con)[PACED]
+    assert not ok and reason.startswith("the host's other tasks took 1.2 ms and the hypervisor 10 ms")
+    _edit_manifest(paced, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(
+        client_window_off_cpu_ns=500_000, server_window_off_cpu_ns=400_000))
+    con = db.connect(tmp_path / "u.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT stalls_client_window_off_cpu_ns, stalls_server_window_off_cpu_ns FROM hosts "
+                       "WHERE role = 'client'").fetchone() == (500_000, 400_000)
+    assert _verdicts(con)[PACED] == (True, "steady")
+
+
 def test_a_paced_run_whose_threads_kept_still_under_the_bound_is_steady(runs: Path, tmp_path: Path) -> None:
     _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _stalls(1_000_000, None))
     con = db.connect(tmp_path / "t.duckdb")
@@ -529,7 +553,8 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
                    "other_tasks_window_ns", "other_tasks_cpu_ns", "other_tasks_busiest", "other_tasks_stolen_ns",
                    "stalls_window_ns", "stalls_over_ns", "stalls_client_ns", "stalls_client_longest_ns",
                    "stalls_server_ns", "stalls_server_longest_ns", "stalls_client_off_cpu_ns",
-                   "stalls_server_off_cpu_ns"):
+                   "stalls_server_off_cpu_ns", "stalls_client_window_off_cpu_ns",
+                   "stalls_server_window_off_cpu_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

@@ -203,6 +203,21 @@ def test_only_the_stalls_off_the_cpu_are_the_machines_and_a_gap_the_thread_ran_t
     assert reason.endswith("The rest of the gaps the thread ran the product's own code, which the run's figures keep")
 
 
+def test_a_paced_tail_is_the_threads_own_time_off_their_cpus_where_the_runner_read_both() -> None:
+    """Runners since 2026-11-30 read both spinning threads' CPU clocks over the window: the time another task or the
+    hypervisor took them, exactly, where the steal column reads in 10 ms ticks."""
+    quiet = {**STALLS, "client_window_off_cpu_ns": 1_200_000, "server_window_off_cpu_ns": 2_799_999}
+    assert steady.assess_threads_off_cpu(quiet, None) == (True, "steady")
+    ok, reason = steady.assess_threads_off_cpu({**quiet, "server_window_off_cpu_ns": 2_800_000},
+                                               {"busiest": [{"task": "kdamond.0", "cpu_ns": 800_000}]})
+    assert not ok
+    assert reason == ("the client's and the server's threads were off their CPUs for 4.0 ms of the 800 ms the paced "
+                      "run measured (0.50%; bound: 0.5%), by their CPU clocks: the client's 1.2 ms, the server's "
+                      "2.8 ms. Whatever took them (the host's other tasks, the hypervisor), the orders due meanwhile "
+                      "are about as large a share of the samples, so the run's tail is the host's; the busiest: "
+                      "kdamond.0 0.8 ms")
+
+
 def test_a_thread_the_runner_did_not_see_counts_for_nothing_and_none_seen_is_no_verdict() -> None:
     client_only = {k: v for k, v in STALLS.items() if not k.startswith("server")}
     ok, reason = steady.assess_stalls({**client_only, "client_ns": 4_000_000})

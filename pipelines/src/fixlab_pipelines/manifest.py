@@ -122,8 +122,10 @@ HOST_SPEC = {
     "stalls": OptionalKey({"window_ns": _pos_int, "over_ns": _pos_int,
                            "client_ns": OptionalKey(_nonneg_int), "client_longest_ns": OptionalKey(_nonneg_int),
                            "client_off_cpu_ns": OptionalKey(_nonneg_int),
+                           "client_window_off_cpu_ns": OptionalKey(_nonneg_int),
                            "server_ns": OptionalKey(_nonneg_int), "server_longest_ns": OptionalKey(_nonneg_int),
-                           "server_off_cpu_ns": OptionalKey(_nonneg_int)}),
+                           "server_off_cpu_ns": OptionalKey(_nonneg_int),
+                           "server_window_off_cpu_ns": OptionalKey(_nonneg_int)}),
 }
 
 SPEC: dict[str, Any] = {
@@ -325,6 +327,11 @@ def _check_stalls(m: Manifest) -> None:
             if off_cpu is not None and (total is None or off_cpu > total):
                 raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_off_cpu_ns"), "manifest-stalls",
                              f"{side}_off_cpu_ns ({off_cpu}) is a part of {side}_ns ({total})")
+            window_off = stalls.get(f"{side}_window_off_cpu_ns")
+            if window_off is not None and (total is None or window_off > stalls["window_ns"]):
+                raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_window_off_cpu_ns"), "manifest-stalls",
+                             f"{side}_window_off_cpu_ns ({window_off}) needs {side}_ns and is a part of window_ns "
+                             f"({stalls['window_ns']})")
 
 
 def _check_client_allocation(m: Manifest) -> None:

@@ -110,9 +110,11 @@ CREATE TABLE IF NOT EXISTS hosts (
     stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
     stalls_client_longest_ns  BIGINT,  -- and the longest gap; NULL where that thread was not seen
     stalls_client_off_cpu_ns  BIGINT,  -- and how much of those gaps it was off its CPU (NULL from runners before)
+    stalls_client_window_off_cpu_ns BIGINT,  -- how long it was off its CPU in the whole window (NULL: not read)
     stalls_server_ns          BIGINT,  -- the same of the server's thread, where it answers and spins
     stalls_server_longest_ns  BIGINT,
     stalls_server_off_cpu_ns  BIGINT,
+    stalls_server_window_off_cpu_ns BIGINT,
     PRIMARY KEY (run_key, role)
 );
 -- a database file built before hosts had the column
@@ -132,6 +134,8 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_longest_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_off_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_off_cpu_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_window_off_cpu_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_window_off_cpu_ns BIGINT;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256

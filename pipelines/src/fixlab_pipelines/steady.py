@@ -53,6 +53,13 @@ The rules (the thresholds are the constants below, explained on the methodology 
   hypervisor took the CPUs (other_tasks.stolen_ns, runners after 0.2.0) counts with the tasks':
   no guest task runs then, and the threads stand still all the same. A closed-loop run is not
   held to it: a stall there delays the one round trip in flight.
+- paced latency runs whose runner read both benchmark threads' CPU clocks over the window
+  (stalls.client_window_off_cpu_ns and server_window_off_cpu_ns, runners since 2026-11-30): the
+  two threads were off their CPUs, in pieces of any length, for less than PACED_TAIL_SHARE of the
+  window together. That is what the rule above estimates from its causes, measured on the
+  threads themselves and exactly, where the steal column reads in 10 ms ticks (one tick is 1% of
+  a one-second window, and two readings a tick apart may be almost nothing or 20 ms); such runs
+  are held to this rule instead of the one above.
 - paced latency runs whose runner saw their benchmark threads (hardware.hosts[].stalls, runners
   after 0.2.0): the client's thread, spinning on the clock between sends, and the server's, where
   it answers on a thread that spins, stood still for less than PACED_TAIL_SHARE of the measured
@@ -247,6 +254,31 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     return True, "steady"
 
 
+def _threads_off_cpu(stalls: dict | None) -> tuple[int, int] | None:
+    """The client's and the server's whole time off their CPUs in the window (stalls.<side>_window_off_cpu_ns,
+    runners since 2026-11-30), or None where the runner did not read both."""
+    if not stalls:
+        return None
+    client, server = stalls.get("client_window_off_cpu_ns"), stalls.get("server_window_off_cpu_ns")
+    return None if client is None or server is None else (client, server)
+
+
+def assess_threads_off_cpu(stalls: dict, other_tasks: dict | None) -> tuple[bool, str]:
+    """(steady, reason) of a paced run whose runner read both threads' CPU clocks over the window: were they off
+    their CPUs, whatever took them, for less than PACED_TAIL_SHARE of it? Exact where the steal column's 10 ms ticks
+    are not, and on a host of any size."""
+    client, server = _threads_off_cpu(stalls)
+    window, off = stalls["window_ns"], client + server
+    if off >= PACED_TAIL_SHARE * window:
+        return False, (f"the client's and the server's threads were off their CPUs for {off / 1e6:,.1f} ms of the "
+                       f"{window / 1e6:,.0f} ms the paced run measured ({off / window:.2%}; bound: "
+                       f"{PACED_TAIL_SHARE:.1%}), by their CPU clocks: the client's {client / 1e6:,.1f} ms, the "
+                       f"server's {server / 1e6:,.1f} ms. Whatever took them (the host's other tasks, the hypervisor), "
+                       f"the orders due meanwhile are about as large a share of the samples, so the run's tail is the "
+                       f"host's" + (_busiest(other_tasks) if other_tasks else ""))
+    return True, "steady"
+
+
 def _off_cpu(stalls: dict, side: str) -> int:
     """A side's stalls that took its thread off its CPU: the machine's (runners since 2026-11-30 read the thread's CPU
     clock at every gap); all of its stalls where the runner did not tell them apart."""
@@ -292,7 +324,9 @@ def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
             steady, reason = assess_cpu_distance(host.get("core_to_core"))
         if steady:
             steady, reason = assess_other_tasks(host.get("other_tasks"), host["threads"])
-        if steady and paced_on_one_host:
+        if steady and paced and _threads_off_cpu(host.get("stalls")) is not None:
+            steady, reason = assess_threads_off_cpu(host["stalls"], host.get("other_tasks"))
+        elif steady and paced_on_one_host:
             steady, reason = assess_paced_tail(host.get("other_tasks"), host["threads"])
         if steady and paced:
             steady, reason = assess_stalls(host.get("stalls"))

@@ -105,6 +105,7 @@ final class BenchServer
         final Map<String, long[]> arrays = new LinkedHashMap<>(recorder.arrays());
         if (stalls != null)
         {
+            stalls.finish(System.nanoTime());
             arrays.putAll(stalls.arrays());
         }
         control.sendArrays(arrays);

@@ -113,6 +113,10 @@ final class RunFolderAssertions
                 assertTrue(total.isMissingNode() || window >= total.asLong() && total.asLong() >= longest.asLong() && longest.asLong() >= 0,
                     stalls.toString());
                 assertTrue(total.isMissingNode() || total.asLong() >= offCpu.asLong() && offCpu.asLong() >= 0, stalls.toString());
+                // the whole window off the CPU: read at both of its ends on the client, cut from readings on the server
+                final JsonNode windowOff = stalls.path(side + "_window_off_cpu_ns");
+                assertEquals(total.isMissingNode(), windowOff.isMissingNode(), stalls.toString());
+                assertTrue(windowOff.isMissingNode() || windowOff.asLong() >= 0 && windowOff.asLong() <= window, stalls.toString());
             }
         }
         else

@@ -103,6 +103,10 @@ public final class ClientDriver
         int roundStart = 0;
         startRoundReadings();
         measuredFrom = System.nanoTime();
+        if (stalls != null)
+        {
+            stalls.restart(measuredFrom);
+        }
         long scheduleStart = measuredFrom + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
@@ -118,7 +122,7 @@ public final class ClientDriver
                 if (stalls != null)
                 {
                     // the drain and the readings are the runner's own pause, not a stall
-                    stalls.restart();
+                    stalls.restart(measuredFrom);
                 }
                 scheduleStart = measuredFrom + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
@@ -166,6 +170,10 @@ public final class ClientDriver
         }
         awaitReplies(total, deadline);
         measuredTo = System.nanoTime();
+        if (stalls != null)
+        {
+            stalls.finish(measuredTo);
+        }
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         otherTasksAfter = readOtherTasks();
         progress.finish();

@@ -47,11 +47,20 @@ public final class Stalls
     public static final long OVER_NS = 100_000;
     /** How many of the latest gaps are kept, a power of two: a paced run stalls tens of times a second. */
     static final int CAPACITY = 1 << 14;
+    /**
+     * How often the thread's CPU clock is read besides at a gap's end, so that its time off the CPU in all (in pieces of
+     * any length) can be cut to any window: the latest {@link #CAPACITY} readings keep 80 s and more.
+     */
+    static final long CPU_SAMPLE_NS = 5_000_000;
 
     private final long[] starts = new long[CAPACITY];
     private final long[] lengths = new long[CAPACITY];
     /** Of each gap, how long the thread was off its CPU. */
     private final long[] offCpu = new long[CAPACITY];
+    /** Every reading of the thread's CPU clock: when (System.nanoTime()) and the CPU time then. */
+    private final long[] cpuSampleAt = new long[CAPACITY];
+    private final long[] cpuSampleCpu = new long[CAPACITY];
+    private long cpuSamples;
     /** The calling thread's CPU time in nanoseconds. */
     private final LongSupplier threadCpuClock;
     /** Gaps recorded since construction, kept or not. */
@@ -100,7 +109,7 @@ public final class Stalls
     public void tick(final long nowNanos)
     {
         final long gap = nowNanos - last;
-        if (last == 0)
+        if (last == 0 || nowNanos - cpuReadAt >= CPU_SAMPLE_NS && gap < OVER_NS)
         {
             readCpu(nowNanos);
         }
@@ -124,12 +133,25 @@ public final class Stalls
     {
         cpuReadAt = nowNanos;
         cpuAtRead = threadCpuClock.getAsLong();
+        final int slot = (int)(cpuSamples++ & (CAPACITY - 1));
+        cpuSampleAt[slot] = nowNanos;
+        cpuSampleCpu[slot] = cpuAtRead;
     }
 
-    /** The next reading starts afresh: the time since the last is the runner's own (a wait it chose, not a stall). */
-    public void restart()
+    /**
+     * The next reading starts afresh: the time since the last is the runner's own (a wait it chose, not a stall). The
+     * CPU clock is read now, so that a window from {@code nowNanos} on has its time off the CPU.
+     */
+    public void restart(final long nowNanos)
     {
         last = 0;
+        readCpu(nowNanos);
+    }
+
+    /** A last reading of the CPU clock, at the end of a window or of the loop. */
+    public void finish(final long nowNanos)
+    {
+        readCpu(nowNanos);
     }
 
     /**
@@ -149,12 +171,56 @@ public final class Stalls
             keptLengths[i] = lengths[slot];
             keptOffCpu[i] = offCpu[slot];
         }
+        final int keptSamples = (int)Math.min(cpuSamples, CAPACITY);
+        final long[] sampleAt = new long[keptSamples];
+        final long[] sampleCpu = new long[keptSamples];
+        for (int i = 0; i < keptSamples; i++)
+        {
+            final int slot = (int)((cpuSamples - keptSamples + i) & (CAPACITY - 1));
+            sampleAt[i] = cpuSampleAt[slot];
+            sampleCpu[i] = cpuSampleCpu[slot];
+        }
         final Map<String, long[]> arrays = new LinkedHashMap<>();
         arrays.put("stall_starts", keptStarts);
         arrays.put("stall_lengths", keptLengths);
         arrays.put("stall_off_cpu", keptOffCpu);
         arrays.put("stalls_recorded", new long[] {recorded});
+        arrays.put("cpu_sample_at", sampleAt);
+        arrays.put("cpu_sample_cpu", sampleCpu);
         return arrays;
+    }
+
+    /**
+     * The thread's time off its CPU from {@code fromNanos} to {@code toNanos}, in pieces of any length (the window less
+     * the CPU time the thread had in it, between the readings around each end, and in proportion where a reading is
+     * not exactly at an end), or -1 where no reading precedes the window or none follows it.
+     */
+    static long offCpuWithin(final long[] at, final long[] cpu, final long fromNanos, final long toNanos)
+    {
+        if (at == null || cpu == null || at.length != cpu.length || at.length == 0 || at[0] > fromNanos
+            || at[at.length - 1] < toNanos)
+        {
+            return -1;
+        }
+        final double off = offCpuUntil(at, cpu, toNanos) - offCpuUntil(at, cpu, fromNanos);
+        return Math.max(0, Math.min(toNanos - fromNanos, Math.round(off)));
+    }
+
+    /** The time off the CPU from the first reading to {@code t}, within the readings' span, interpolated between two. */
+    private static double offCpuUntil(final long[] at, final long[] cpu, final long t)
+    {
+        int i = 0;
+        while (i + 1 < at.length && at[i + 1] <= t)
+        {
+            i++;
+        }
+        final double offAtI = (at[i] - at[0]) - (cpu[i] - cpu[0]);
+        if (i + 1 == at.length || at[i] == t)
+        {
+            return offAtI;
+        }
+        final double offAtNext = (at[i + 1] - at[0]) - (cpu[i + 1] - cpu[0]);
+        return offAtI + (offAtNext - offAtI) * (t - at[i]) / (at[i + 1] - at[i]);
     }
 
     /**
@@ -191,7 +257,8 @@ public final class Stalls
                 off += inside == gapLengths[i] ? gapOffCpu[i] : Math.round((double)gapOffCpu[i] * inside / gapLengths[i]);
             }
         }
-        return new Summary(total, longest, off);
+        return new Summary(total, longest, off, offCpuWithin(arrays.get("cpu_sample_at"), arrays.get("cpu_sample_cpu"),
+            fromNanos, toNanos));
     }
 
     /** This thread's gaps inside a window, as {@link #within(Map, long, long)}. */
@@ -202,9 +269,10 @@ public final class Stalls
 
     /**
      * How long a thread stood still in a window, in all and at the longest, and how much of that it was off its CPU:
-     * the machine's part, where the rest was the thread running its own code.
+     * the machine's part, where the rest was the thread running its own code; and how long it was off its CPU in the
+     * whole window, in pieces of any length, or -1 where not known.
      */
-    public record Summary(long totalNanos, long longestNanos, long offCpuNanos)
+    public record Summary(long totalNanos, long longestNanos, long offCpuNanos, long windowOffCpuNanos)
     {
     }
 
@@ -227,13 +295,23 @@ public final class Stalls
             entry.put("client_ns", client.totalNanos());
             entry.put("client_longest_ns", client.longestNanos());
             entry.put("client_off_cpu_ns", client.offCpuNanos());
+            putKnown(entry, "client_window_off_cpu_ns", client.windowOffCpuNanos());
         }
         if (server != null)
         {
             entry.put("server_ns", server.totalNanos());
             entry.put("server_longest_ns", server.longestNanos());
             entry.put("server_off_cpu_ns", server.offCpuNanos());
+            putKnown(entry, "server_window_off_cpu_ns", server.windowOffCpuNanos());
         }
         return entry;
+    }
+
+    private static void putKnown(final Map<String, Object> entry, final String key, final long nanos)
+    {
+        if (nanos >= 0)
+        {
+            entry.put(key, nanos);
+        }
     }
 }

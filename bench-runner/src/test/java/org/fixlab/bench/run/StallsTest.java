@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Map;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -67,7 +69,7 @@ class StallsTest
         assertEquals(2_000_000 + Stalls.OVER_NS / 2, cut.totalNanos());
         assertEquals(2_000_000, cut.longestNanos());
         assertEquals(cut.totalNanos(), cut.offCpuNanos());
-        assertEquals(new Stalls.Summary(0, 0, 0), stalls.within(1_000_000, 3_000_000));
+        assertGaps(0, 0, 0, stalls.within(1_000_000, 3_000_000));
     }
 
     @Test
@@ -75,9 +77,9 @@ class StallsTest
     {
         final Stalls stalls = stalls();
         final long t = spin(stalls, 1_000_000, 2_000_000);
-        stalls.restart();
+        stalls.restart(t + 40_000_000);
         spin(stalls, t + 50_000_000, 60_000_000);
-        assertEquals(new Stalls.Summary(0, 0, 0), stalls.within(0, Long.MAX_VALUE));
+        assertGaps(0, 0, 0, stalls.within(0, Long.MAX_VALUE));
     }
 
     @Test
@@ -92,7 +94,7 @@ class StallsTest
         assertArrayEquals(new long[] {400_000, 100_000}, arrays.get("stall_lengths"));
         assertArrayEquals(new long[] {400_000, 100_000}, arrays.get("stall_off_cpu"));
         assertArrayEquals(new long[] {2}, arrays.get("stalls_recorded"));
-        assertEquals(new Stalls.Summary(500_000, 400_000, 500_000), Stalls.within(arrays, 0, Long.MAX_VALUE));
+        assertGaps(500_000, 400_000, 500_000, Stalls.within(arrays, 0, Long.MAX_VALUE));
     }
 
     @Test
@@ -123,32 +125,73 @@ class StallsTest
         cpu += 2_000_000; // a 2 ms gap it ran through
         t = spin(stalls, t + 2_000_000, 8_000_000);
         spin(stalls, t + 500_000, 9_000_000); // 0.5 ms off the CPU
-        assertEquals(new Stalls.Summary(3_500_000, 2_000_000, 800_000), stalls.within(0, Long.MAX_VALUE));
+        assertGaps(3_500_000, 2_000_000, 800_000, stalls.within(0, Long.MAX_VALUE));
         // a window from the middle of the first gap: half of its time off the CPU
-        assertEquals(new Stalls.Summary(3_000_000, 2_000_000, 650_000), stalls.within(2_500_000, Long.MAX_VALUE));
+        assertGaps(3_000_000, 2_000_000, 650_000, stalls.within(2_500_000, Long.MAX_VALUE));
     }
 
     @Test
-    void onTheRealClocksASleepIsOffTheCpuAndASpinIsNot() throws InterruptedException
+    void theWholeWindowOffTheCpuCountsPiecesOfAnyLengthBetweenTheReadingsAtItsEnds()
     {
+        final Stalls stalls = stalls();
+        stalls.restart(1_000_000);                      // the window's start, read there
+        long t = spin(stalls, 1_000_000, 2_000_000);
+        t = spin(stalls, t + 300_000, 10_000_000);      // a 0.3 ms stall off the CPU
+        t = spin(stalls, t + 50_000, 20_000_000);       // 50 us off the CPU: no stall, but off the CPU all the same
+        cpu += 1_000_000;
+        t = spin(stalls, t + 1_000_000, 30_000_000);    // a 1 ms gap the thread ran through
+        stalls.finish(t);                               // the window's end, read there
+        final Stalls.Summary window = stalls.within(1_000_000, 30_000_000);
+        assertGaps(1_300_000, 1_000_000, 300_000, window);
+        assertEquals(350_000, window.windowOffCpuNanos());
+        // readings every CPU_SAMPLE_NS in between (here from the stall's end at 2.3 ms: 7.3, 12.3, ...), so a window
+        // inside is cut from them, and in proportion between two: the 50 us piece lies between 7.3 and 12.3 ms
+        assertEquals(50_000, stalls.within(7_300_000, 12_300_000).windowOffCpuNanos());
+        assertEquals(25_000, stalls.within(7_300_000, 9_800_000).windowOffCpuNanos());
+        // no reading before the window's start: not known
+        assertEquals(-1, stalls.within(0, 30_000_000).windowOffCpuNanos());
+        assertEquals(-1, stalls.within(1_000_000, 31_000_000).windowOffCpuNanos());
+    }
+
+    private static void assertGaps(final long total, final long longest, final long offCpu, final Stalls.Summary summary)
+    {
+        assertEquals(total, summary.totalNanos(), summary.toString());
+        assertEquals(longest, summary.longestNanos(), summary.toString());
+        assertEquals(offCpu, summary.offCpuNanos(), summary.toString());
+    }
+
+    @Test
+    void onTheRealClocksASleepIsOffTheCpuAndASpinIsAsMuchOffItAsTheThreadsOwnClockSays() throws InterruptedException
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final Stalls stalls = new Stalls();
         stalls.tick(System.nanoTime());
         final long sleptFrom = System.nanoTime();
+        final long cpuBeforeSleep = threads.getCurrentThreadCpuTime();
         Thread.sleep(20);
-        stalls.tick(System.nanoTime());
         final long spunFrom = System.nanoTime();
+        final long cpuBeforeSpin = threads.getCurrentThreadCpuTime();
+        stalls.tick(spunFrom);
         final long spinUntil = spunFrom + 50_000_000;
+        long spunTo;
         long spins = 0;
-        while (System.nanoTime() < spinUntil)
+        while ((spunTo = System.nanoTime()) < spinUntil)
         {
             spins++; // no tick: a 50 ms gap the thread ran through, as in a long call into the product
         }
-        stalls.tick(System.nanoTime());
+        final long cpuAfterSpin = threads.getCurrentThreadCpuTime();
+        stalls.tick(spunTo);
+        stalls.finish(System.nanoTime());
+        // what the test's own readings of the thread's CPU clock say: a build machine's other tasks may take the CPU
+        // for part of the spin, and then that part is off the CPU in both
+        final long sleptOff = (spunFrom - sleptFrom) - (cpuBeforeSpin - cpuBeforeSleep);
+        final long spunOff = (spunTo - spunFrom) - (cpuAfterSpin - cpuBeforeSpin);
         final Stalls.Summary slept = stalls.within(sleptFrom, spunFrom);
-        final Stalls.Summary spun = stalls.within(spunFrom, Long.MAX_VALUE);
+        final Stalls.Summary spun = stalls.within(spunFrom, spunTo);
         assertTrue(slept.offCpuNanos() >= 19_000_000 && slept.offCpuNanos() <= slept.totalNanos(), slept.toString());
-        // other tasks of a busy build machine may take the CPU for some of the spin, not for most of it
-        assertTrue(spun.totalNanos() >= 50_000_000 && spun.offCpuNanos() < 25_000_000, spun + " after " + spins + " spins");
+        assertEquals(spunOff, spun.offCpuNanos(), 2_000_000, spun + " after " + spins + " spins");
+        assertTrue(spun.totalNanos() - spun.offCpuNanos() >= (cpuAfterSpin - cpuBeforeSpin) - 2_000_000, spun.toString());
+        assertEquals(sleptOff + spunOff, stalls.within(sleptFrom, spunTo).windowOffCpuNanos(), 2_000_000);
     }
 
     @Test
@@ -156,9 +199,11 @@ class StallsTest
     {
         assertNull(Stalls.within(Map.of(), 0, 1));
         assertNull(Stalls.manifestEntry(10, null, null));
-        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4), null);
+        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, 6), null);
         assertEquals(Map.of("window_ns", 10L, "over_ns", Stalls.OVER_NS, "client_ns", 5L, "client_longest_ns", 3L,
-            "client_off_cpu_ns", 4L), clientOnly);
+            "client_off_cpu_ns", 4L, "client_window_off_cpu_ns", 6L), clientOnly);
+        // a window the CPU readings do not cover leaves the whole-window figure out
+        assertFalse(Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, -1), null).containsKey("client_window_off_cpu_ns"));
         assertFalse(clientOnly.containsKey("server_ns"));
     }
 
