@@ -156,38 +156,30 @@ public final class Stalls
 
     /**
      * The kept gaps, oldest first, as the server sends them to the client: starts, lengths, the part of each off the
-     * CPU, and how many were recorded.
+     * CPU, and how many were recorded; and the kept readings of the CPU clock, oldest first.
      */
     public Map<String, long[]> arrays()
     {
-        final int kept = (int)Math.min(recorded, CAPACITY);
-        final long[] keptStarts = new long[kept];
-        final long[] keptLengths = new long[kept];
-        final long[] keptOffCpu = new long[kept];
+        final Map<String, long[]> arrays = new LinkedHashMap<>();
+        arrays.put("stall_starts", oldestFirst(starts, recorded));
+        arrays.put("stall_lengths", oldestFirst(lengths, recorded));
+        arrays.put("stall_off_cpu", oldestFirst(offCpu, recorded));
+        arrays.put("stalls_recorded", new long[] {recorded});
+        arrays.put("cpu_sample_at", oldestFirst(cpuSampleAt, cpuSamples));
+        arrays.put("cpu_sample_cpu", oldestFirst(cpuSampleCpu, cpuSamples));
+        return arrays;
+    }
+
+    /** The kept entries of a ring of {@link #CAPACITY} that {@code written} entries went into, oldest first. */
+    private static long[] oldestFirst(final long[] ring, final long written)
+    {
+        final int kept = (int)Math.min(written, CAPACITY);
+        final long[] copy = new long[kept];
         for (int i = 0; i < kept; i++)
         {
-            final int slot = (int)((recorded - kept + i) & (CAPACITY - 1));
-            keptStarts[i] = starts[slot];
-            keptLengths[i] = lengths[slot];
-            keptOffCpu[i] = offCpu[slot];
+            copy[i] = ring[(int)((written - kept + i) & (CAPACITY - 1))];
         }
-        final int keptSamples = (int)Math.min(cpuSamples, CAPACITY);
-        final long[] sampleAt = new long[keptSamples];
-        final long[] sampleCpu = new long[keptSamples];
-        for (int i = 0; i < keptSamples; i++)
-        {
-            final int slot = (int)((cpuSamples - keptSamples + i) & (CAPACITY - 1));
-            sampleAt[i] = cpuSampleAt[slot];
-            sampleCpu[i] = cpuSampleCpu[slot];
-        }
-        final Map<String, long[]> arrays = new LinkedHashMap<>();
-        arrays.put("stall_starts", keptStarts);
-        arrays.put("stall_lengths", keptLengths);
-        arrays.put("stall_off_cpu", keptOffCpu);
-        arrays.put("stalls_recorded", new long[] {recorded});
-        arrays.put("cpu_sample_at", sampleAt);
-        arrays.put("cpu_sample_cpu", sampleCpu);
-        return arrays;
+        return copy;
     }
 
     /**
