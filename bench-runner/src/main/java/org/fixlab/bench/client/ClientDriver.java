@@ -102,11 +102,7 @@ public final class ClientDriver
         int round = 0;
         int roundStart = 0;
         startRoundReadings();
-        measuredFrom = System.nanoTime();
-        if (stalls != null)
-        {
-            stalls.restart(measuredFrom);
-        }
+        startWindow();
         long scheduleStart = measuredFrom + 1_000_000L;
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
@@ -118,12 +114,7 @@ public final class ClientDriver
                 round++;
                 roundStart = i;
                 startRoundReadings();
-                measuredFrom = System.nanoTime();
-                if (stalls != null)
-                {
-                    // the drain and the readings are the runner's own pause, not a stall
-                    stalls.restart(measuredFrom);
-                }
+                startWindow();
                 scheduleStart = measuredFrom + 1_000_000L;
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
@@ -190,6 +181,20 @@ public final class ClientDriver
         if (compilers != null)
         {
             compilers.awaitQuiet(pollPeer);
+        }
+    }
+
+    /**
+     * A round trip's round starts here, and the last round's start is the measured window's: on the clock, and where
+     * the client's thread is watched for stalls, on its CPU clock too. The drain and the readings before it are the
+     * runner's own pause, not a stall.
+     */
+    private void startWindow()
+    {
+        measuredFrom = System.nanoTime();
+        if (stalls != null)
+        {
+            stalls.restart(measuredFrom);
         }
     }
 
