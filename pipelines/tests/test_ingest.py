@@ -12,7 +12,7 @@ from fixlab_pipelines import db
 from fixlab_pipelines.errors import ValidationError
 from fixlab_pipelines.ingest import ingest_paths, ingest_run
 from fixlab_pipelines.render.queries import allocation_text, configurations
-from fixlab_pipelines.steady import CPU_DISTANCE_BOUND, OTHER_TASKS_BOUND, PACED_TAIL_SHARE
+from fixlab_pipelines.steady import CAMPAIGN_PLACEMENT_BOUND, OTHER_TASKS_BOUND, PACED_TAIL_SHARE
 from fixlab_pipelines.storage import export_csv, sha256_of
 from sample_data import HEAD_CAMPAIGN, SAMPLE_RUNS, TABLES, run_dir, snapshot
 
@@ -365,16 +365,35 @@ def test_a_run_on_cpus_further_apart_than_the_campaigns_others_is_not_compared(r
     assert _verdicts(con)[STREAM] == (True, "steady")  # alone in its campaign, it is its own measure
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
     verdicts = _verdicts(con)
+    # two runs, two placements: the median is the lower of the two middle readings, the nearer run's
     assert verdicts[PACED] == (True, "steady")
-    assert verdicts[STREAM] == (False, "the host had placed its CPUs further apart than for the campaign's other runs: "
-                                       "a cache line's round trip between them took 318 ns at best, against 61 ns in "
-                                       "the campaign's nearest run (bound: x3)")
+    assert verdicts[STREAM] == (False, "the host had placed its CPUs further apart than for most of the campaign's "
+                                       "runs: a cache line's round trip between them took 318 ns at best, against "
+                                       "61 ns in the campaign's median run (bound: x2)")
+
+
+def test_one_run_on_cpus_placed_closer_leaves_the_campaigns_band_compared(runs: Path, tmp_path: Path) -> None:
+    """i12-s28-final: one run of 105 at 56 ns, the rest at 113-212. Against the nearest run, every run above 168 ns
+    (27 of them) was out of comparison and the close run in; against the median, the close run alone is out."""
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(56, 60))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, CLOSED) / "manifest.json", _cpus(151, 149))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _cpus(212, 183))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, name) for name in (PACED, CLOSED, STREAM)])
+    verdicts = _verdicts(con)
+    assert verdicts[CLOSED] == (True, "steady")
+    assert verdicts[STREAM] == (True, "steady")
+    assert verdicts[PACED] == (False, "the host had placed its CPUs closer together than for most of the campaign's "
+                                      "runs: a cache line's round trip between them took 56 ns at best, against "
+                                      "149 ns in the campaign's median run (bound: x2)")
+    assert con.execute("SELECT DISTINCT steady FROM run_stat_values WHERE run_key LIKE ?",
+                       [f"%/{PACED}"]).fetchall() == [(False,)]
 
 
 @pytest.mark.parametrize(("nearest_ns", "compared"),
-                         [(60 * CPU_DISTANCE_BOUND, True), (60 * CPU_DISTANCE_BOUND + 1, False)])
-def test_the_campaigns_bound_on_cpu_distance_is_steadys(runs: Path, tmp_path: Path, nearest_ns: int,
-                                                        compared: bool) -> None:
+                         [(60 * CAMPAIGN_PLACEMENT_BOUND, True), (60 * CAMPAIGN_PLACEMENT_BOUND + 1, False)])
+def test_the_campaigns_bound_on_cpu_placement_is_steadys(runs: Path, tmp_path: Path, nearest_ns: int,
+                                                         compared: bool) -> None:
     _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _cpus(60, 61))
     _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _cpus(nearest_ns + 5, nearest_ns))
     con = db.connect(tmp_path / "t.duckdb")

@@ -71,8 +71,9 @@ The rules (the thresholds are the constants below, explained on the methodology 
   both threads run the product too, and a gap a thread ran through, such as the product's own
   long write, is the product's, which its figures must show rather than a verdict hide.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
-  nearer reading is more than CPU_DISTANCE_BOUND times the campaign's nearest ran with its CPUs
-  further apart than the campaign's other runs, so it is not compared with them.
+  nearer reading is more than CAMPAIGN_PLACEMENT_BOUND times the median of the campaign's runs, or
+  less than that fraction of it, ran on CPUs placed otherwise than for most of them, so it is not
+  compared with them.
 """
 
 from __future__ import annotations
@@ -93,9 +94,14 @@ MAX_BACKLOG_INTERVALS = 10
 STEP_BOUND = 1.25
 LEVEL_BOUND = 1.05
 STEP_FLOOR_NS = 500
-# also in schema.sql's run_verdicts view, which applies it across a campaign. On the VM the results come from,
-# readings with the CPUs near spread over 51-127 ns and far ones over 300-370: a factor of 3 tells them apart
+# On the VM the results come from, readings with the CPUs near spread over 51-127 ns and far ones over 300-370:
+# a factor of 3 between a run's two readings tells a move from the noise
 CPU_DISTANCE_BOUND = 3
+# schema.sql's run_verdicts view, across a campaign: a run's nearer reading against the median of its campaign's
+# runs. Twice and half: with the median inside one level of readings, the rest of that level stays within them and
+# the other level falls outside, for near readings of 51-127 ns against far ones of 300-370 as for a band of 110-240
+# ns against the 56-63 of a run on CPUs placed closer (2026-11-30)
+CAMPAIGN_PLACEMENT_BOUND = 2
 # the share of a run's measured window the host's other tasks may take: above the 0.15-2% a quiet host's own
 # services took on the VM the results come from, below what anything else running beside a run takes
 OTHER_TASKS_BOUND = 0.05

@@ -35,7 +35,8 @@ final class Summary
                 number(text, "before_ns", "%.0f") + "/" + number(text, "after_ns", "%.0f")));
         }
         sb.append("(*) a cache line's round trip between the client's two CPUs before/after the run (core_to_core in the "
-            + "manifest): runs whose readings differ, or are far above the campaign's nearest, are not compared\n");
+            + "manifest): runs whose readings differ, or whose nearer one is over twice or under half the campaign's "
+            + "median, are not compared\n");
         return sb.toString();
     }
 
