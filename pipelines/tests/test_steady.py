@@ -134,6 +134,21 @@ def test_a_paced_tail_is_the_hosts_only_where_no_cpu_was_spare() -> None:
     assert steady.assess_paced_tail(None, 2) == (True, "steady")
 
 
+def test_a_paced_tail_by_the_threads_cpu_clocks_needs_both_and_holds_them_under_the_bound() -> None:
+    window = {"window_ns": 1_000_000_000}
+    # a runner that read one clock, or none, leaves the run to the other tasks' rule
+    assert steady.assess_threads_off_cpu(None, None) is None
+    assert steady.assess_threads_off_cpu({**window, "client_window_off_cpu_ns": 1}, None) is None
+    both = {**window, "client_window_off_cpu_ns": 2_000_000, "server_window_off_cpu_ns": 2_999_999}
+    assert steady.assess_threads_off_cpu(both, None) == (True, "steady")
+    ok, reason = steady.assess_threads_off_cpu({**both, "server_window_off_cpu_ns": 3_000_000},
+                                               {"busiest": [{"task": "kdamond.0", "cpu_ns": 1_000_000}]})
+    assert not ok
+    assert reason.startswith("the client's and the server's threads were off their CPUs for 5.0 ms of the 1,000 ms")
+    assert "the client's 2.0 ms, the server's 3.0 ms" in reason
+    assert reason.endswith("the busiest: kdamond.0 1.0 ms")
+
+
 def test_a_paced_tail_counts_what_the_hypervisor_stole_with_the_other_tasks() -> None:
     """A quiet guest whose CPUs the host took away for a tick: the threads stood still all the same."""
     quiet = {"window_ns": 804_000_000, "cpu_ns": 1_200_000, "busiest": [{"task": "kdamond.0", "cpu_ns": 800_000}]}

@@ -219,6 +219,10 @@ def assess_cpu_distance(core_to_core: dict | None) -> tuple[bool, str]:
     return True, "steady"
 
 
+# The runners read steal time from /proc/stat, which counts it in USER_HZ ticks of 10 ms
+STEAL_IN_TICKS = "(steal time, in 10 ms ticks)"
+
+
 def _busiest(other_tasks: dict) -> str:
     """"; the busiest: <task> <ms>, ..." for a reason, or "" where the runner named none."""
     named = ", ".join(f"{t['task']} {t['cpu_ns'] / 1e6:,.1f} ms" for t in other_tasks["busiest"])
@@ -235,8 +239,7 @@ def assess_other_tasks(other_tasks: dict | None, logical_cpus: int) -> tuple[boo
     if cpu + stolen > OTHER_TASKS_BOUND * window:
         took = f"the host's other tasks took {cpu / 1e6:,.1f} ms of CPU time"
         if stolen:
-            took += (f" and the hypervisor {stolen / 1e6:,.0f} ms of its {logical_cpus} CPUs "
-                     "(steal time, in 10 ms ticks)")
+            took += f" and the hypervisor {stolen / 1e6:,.0f} ms of its {logical_cpus} CPUs {STEAL_IN_TICKS}"
         return False, (f"{took} in the {window / 1e6:,.0f} ms the run measured ({(cpu + stolen) / window:.1%}; bound: "
                        f"{OTHER_TASKS_BOUND:.0%}): something ran beside it" + _busiest(other_tasks))
     return True, "steady"
@@ -252,7 +255,7 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     if cpu + stolen >= PACED_TAIL_SHARE * window:
         took = f"the host's other tasks took {cpu / 1e6:,.1f} ms"
         if stolen:
-            took += f" and the hypervisor {stolen / 1e6:,.0f} ms (steal time, in 10 ms ticks)"
+            took += f" and the hypervisor {stolen / 1e6:,.0f} ms {STEAL_IN_TICKS}"
         return False, (f"{took} of the {window / 1e6:,.0f} ms the paced run measured ({(cpu + stolen) / window:.2%}; "
                        f"bound for a paced run on {logical_cpus} CPUs: {PACED_TAIL_SHARE:.1%}): each of their slices "
                        f"stalled the client or the server, and the orders due meanwhile are about as large a share of "
@@ -260,20 +263,15 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     return True, "steady"
 
 
-def _threads_off_cpu(stalls: dict | None) -> tuple[int, int] | None:
-    """The client's and the server's whole time off their CPUs in the window (stalls.<side>_window_off_cpu_ns,
-    runners since 2026-11-30), or None where the runner did not read both."""
-    if not stalls:
+def assess_threads_off_cpu(stalls: dict | None, other_tasks: dict | None) -> tuple[bool, str] | None:
+    """(steady, reason) of a paced run from both threads' CPU clocks over the window (stalls.<side>_window_off_cpu_ns,
+    runners since 2026-11-30): were they off their CPUs, whatever took them, for less than PACED_TAIL_SHARE of it?
+    Exact where the steal column's 10 ms ticks are not, and on a host of any size. None where the runner did not read
+    both clocks."""
+    client = stalls.get("client_window_off_cpu_ns") if stalls else None
+    server = stalls.get("server_window_off_cpu_ns") if stalls else None
+    if client is None or server is None:
         return None
-    client, server = stalls.get("client_window_off_cpu_ns"), stalls.get("server_window_off_cpu_ns")
-    return None if client is None or server is None else (client, server)
-
-
-def assess_threads_off_cpu(stalls: dict, other_tasks: dict | None) -> tuple[bool, str]:
-    """(steady, reason) of a paced run whose runner read both threads' CPU clocks over the window: were they off
-    their CPUs, whatever took them, for less than PACED_TAIL_SHARE of it? Exact where the steal column's 10 ms ticks
-    are not, and on a host of any size."""
-    client, server = _threads_off_cpu(stalls)
     window, off = stalls["window_ns"], client + server
     if off >= PACED_TAIL_SHARE * window:
         return False, (f"the client's and the server's threads were off their CPUs for {off / 1e6:,.1f} ms of the "
@@ -330,10 +328,12 @@ def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
             steady, reason = assess_cpu_distance(host.get("core_to_core"))
         if steady:
             steady, reason = assess_other_tasks(host.get("other_tasks"), host["threads"])
-        if steady and paced and _threads_off_cpu(host.get("stalls")) is not None:
-            steady, reason = assess_threads_off_cpu(host["stalls"], host.get("other_tasks"))
-        elif steady and paced_on_one_host:
-            steady, reason = assess_paced_tail(host.get("other_tasks"), host["threads"])
+        if steady and paced:
+            by_clocks = assess_threads_off_cpu(host.get("stalls"), host.get("other_tasks"))
+            if by_clocks is not None:
+                steady, reason = by_clocks
+            elif paced_on_one_host:
+                steady, reason = assess_paced_tail(host.get("other_tasks"), host["threads"])
         if steady and paced:
             steady, reason = assess_stalls(host.get("stalls"))
     if steady:
