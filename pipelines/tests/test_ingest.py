@@ -180,6 +180,16 @@ MANIFEST_BREAKS = [
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5,
                                                         "client_longest_ns": 3, "client_window_off_cpu_ns": 11}),
      "manifest-stalls"),  # more time off the CPU than the window
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5,
+                                                        "client_longest_ns": 3, "client_off_cpu_ns": 4,
+                                                        "client_pause_off_cpu_ns": 5}),
+     "manifest-stalls"),  # more time off the CPU in the JVMs' pauses than in all the gaps
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5,
+                                                        "client_longest_ns": 3, "client_pause_off_cpu_ns": 0}),
+     "manifest-stalls"),  # a part of the gaps' time off the CPU without that time
+    (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "server_ns": 5,
+                                                        "server_longest_ns": 3, "server_paused_ns": 11}),
+     "manifest-stalls"),  # the JVM paused for longer than the window
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3"}), "manifest-missing"),  # optional, whole
     (lambda d: d["configuration"].update(tls={"protocol": "TLSv1.3", "cipher_suite": "<b>AES</b>"}), "manifest-type"),
     (lambda d: d["topology"].update(kind="cloud"), "manifest-topology"),
@@ -502,6 +512,11 @@ def _stalls(client_ns: int, server_ns: int | None):
     return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(stalls=stalls)
 
 
+def _more_stalls(keys: dict):
+    """A change that adds keys to the stalls _stalls recorded."""
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(keys)
+
+
 def test_a_paced_run_whose_threads_stood_still_is_not_steady_whatever_the_host_saw(runs: Path,
                                                                                     tmp_path: Path) -> None:
     """campaign i12-s18-rtt40's r3 again, as its threads would have seen it: the guest quiet, the 7.5 ms stall on
@@ -546,12 +561,33 @@ def test_a_paced_run_whose_threads_were_read_off_their_cpus_is_judged_by_that_no
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
     ok, reason = _verdicts(con)[PACED]
     assert not ok and reason.startswith("the host's other tasks took 1.2 ms and the hypervisor 10 ms")
-    _edit_manifest(paced, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(
-        client_window_off_cpu_ns=500_000, server_window_off_cpu_ns=400_000))
+    _edit_manifest(paced, _more_stalls({"client_window_off_cpu_ns": 500_000, "server_window_off_cpu_ns": 400_000}))
     con = db.connect(tmp_path / "u.duckdb")
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
     assert con.execute("SELECT stalls_client_window_off_cpu_ns, stalls_server_window_off_cpu_ns FROM hosts "
                        "WHERE role = 'client'").fetchone() == (500_000, 400_000)
+    assert _verdicts(con)[PACED] == (True, "steady")
+
+
+def test_a_paced_run_whose_threads_were_off_their_cpus_in_the_jvms_safepoints_keeps_them(runs: Path,
+                                                                                       tmp_path: Path) -> None:
+    """A product that allocates pays for its collections in every window: the time off the CPU that the JVMs' own
+    safepoints explain is the product's, so the run stays in with it, and the hosts table has it."""
+    paced = run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json"
+    _edit_manifest(paced, _stalls(3_000_000, 2_000_000))
+    off = {"client_off_cpu_ns": 2_900_000, "client_window_off_cpu_ns": 3_200_000, "server_off_cpu_ns": 1_500_000,
+           "server_window_off_cpu_ns": 1_900_000}
+    _edit_manifest(paced, _more_stalls(off))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert not _verdicts(con)[PACED][0]  # 5.1 ms off the CPUs of 804 ms, unexplained
+    _edit_manifest(paced, _more_stalls({"client_paused_ns": 2_400_000, "client_pause_off_cpu_ns": 2_400_000,
+                                        "server_paused_ns": 0, "server_pause_off_cpu_ns": 900_000}))
+    con = db.connect(tmp_path / "u.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert con.execute("SELECT stalls_client_paused_ns, stalls_client_pause_off_cpu_ns, stalls_server_paused_ns, "
+                       "stalls_server_pause_off_cpu_ns FROM hosts WHERE role = 'client'").fetchone() == (
+        2_400_000, 2_400_000, 0, 900_000)
     assert _verdicts(con)[PACED] == (True, "steady")
 
 
@@ -573,7 +609,8 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
                    "stalls_window_ns", "stalls_over_ns", "stalls_client_ns", "stalls_client_longest_ns",
                    "stalls_server_ns", "stalls_server_longest_ns", "stalls_client_off_cpu_ns",
                    "stalls_server_off_cpu_ns", "stalls_client_window_off_cpu_ns",
-                   "stalls_server_window_off_cpu_ns"):
+                   "stalls_server_window_off_cpu_ns", "stalls_client_paused_ns", "stalls_client_pause_off_cpu_ns",
+                   "stalls_server_paused_ns", "stalls_server_pause_off_cpu_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

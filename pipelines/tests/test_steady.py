@@ -233,6 +233,34 @@ def test_a_paced_tail_is_the_threads_own_time_off_their_cpus_where_the_runner_re
                       "kdamond.0 0.8 ms")
 
 
+def test_the_time_off_the_cpus_that_the_jvms_safepoints_explain_is_the_products_not_the_hosts() -> None:
+    """Runners since the afternoon of 2026-11-30 log the JVMs' safepoints: a garbage collection holds both threads off
+    their CPUs, and a product that allocates pays it in every window, so both rules leave that part out and a refusal
+    names it as kept."""
+    collected = {**STALLS, "client_ns": 3_000_000, "client_off_cpu_ns": 2_900_000, "client_pause_off_cpu_ns": 2_400_000,
+                 "server_ns": 2_000_000, "server_off_cpu_ns": 1_500_000, "server_pause_off_cpu_ns": 900_000,
+                 "client_window_off_cpu_ns": 3_200_000, "server_window_off_cpu_ns": 1_900_000}
+    # 5.1 ms off the CPUs in the window, 3.3 ms of it in pauses: 1.8 ms the host's
+    assert steady.assess_threads_off_cpu(collected, None) == (True, "steady")
+    assert steady.assess_stalls(collected) == (True, "steady")
+    unexplained = {**collected, "client_pause_off_cpu_ns": None, "server_pause_off_cpu_ns": None}
+    assert not steady.assess_threads_off_cpu(unexplained, None)[0]
+    assert not steady.assess_stalls(unexplained)[0]
+    # the host's part at the bound: refused, the pauses named as kept
+    busy = {**collected, "client_window_off_cpu_ns": 4_600_000, "server_window_off_cpu_ns": 2_700_000}
+    ok, reason = steady.assess_threads_off_cpu(busy, None)
+    assert not ok
+    assert reason.startswith("the client's and the server's threads were off their CPUs for 4.0 ms of the 800 ms")
+    assert ("by their CPU clocks: the client's 2.2 ms, the server's 1.8 ms, besides 3.3 ms in the JVMs' own safepoints "
+            "(garbage collection among them), which are the product's and stay in its figures. Whatever took them"
+            in reason)
+    ok, reason = steady.assess_stalls({**collected, "client_off_cpu_ns": 5_900_000, "client_ns": 6_000_000})
+    assert not ok
+    assert "the client's 3.5 ms of 6.0 ms in gaps (longest 1.10 ms), the server's 0.6 ms of 2.0 ms" in reason
+    # a pause's share larger than what a side was off its CPU in the window leaves that side at none, not below
+    assert steady.assess_threads_off_cpu({**collected, "client_window_off_cpu_ns": 1_000_000}, None) == (True, "steady")
+
+
 def test_a_thread_the_runner_did_not_see_counts_for_nothing_and_none_seen_is_no_verdict() -> None:
     client_only = {k: v for k, v in STALLS.items() if not k.startswith("server")}
     ok, reason = steady.assess_stalls({**client_only, "client_ns": 4_000_000})

@@ -123,9 +123,13 @@ HOST_SPEC = {
                            "client_ns": OptionalKey(_nonneg_int), "client_longest_ns": OptionalKey(_nonneg_int),
                            "client_off_cpu_ns": OptionalKey(_nonneg_int),
                            "client_window_off_cpu_ns": OptionalKey(_nonneg_int),
+                           "client_paused_ns": OptionalKey(_nonneg_int),
+                           "client_pause_off_cpu_ns": OptionalKey(_nonneg_int),
                            "server_ns": OptionalKey(_nonneg_int), "server_longest_ns": OptionalKey(_nonneg_int),
                            "server_off_cpu_ns": OptionalKey(_nonneg_int),
-                           "server_window_off_cpu_ns": OptionalKey(_nonneg_int)}),
+                           "server_window_off_cpu_ns": OptionalKey(_nonneg_int),
+                           "server_paused_ns": OptionalKey(_nonneg_int),
+                           "server_pause_off_cpu_ns": OptionalKey(_nonneg_int)}),
 }
 
 SPEC: dict[str, Any] = {
@@ -310,8 +314,8 @@ def _check_consistency(m: Manifest) -> None:
 
 
 def _check_stalls(m: Manifest) -> None:
-    """A host's stalls: a side's longest gap and its time off the CPU within its total, and the total within the
-    window."""
+    """A host's stalls: a side's longest gap and its time off the CPU within its total, the part of that the JVMs'
+    pauses explain within it, and the total and the side's own JVM's pauses within the window."""
     for i, host in enumerate(m.data["hardware"]["hosts"]):
         stalls = host.get("stalls")
         for side in ("client", "server") if stalls else ():
@@ -323,16 +327,18 @@ def _check_stalls(m: Manifest) -> None:
                 raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_ns"), "manifest-stalls",
                              f"{side}_longest_ns ({longest}) <= {side}_ns ({total}) <= window_ns "
                              f"({stalls['window_ns']}) does not hold")
-            off_cpu = stalls.get(f"{side}_off_cpu_ns")
-            if off_cpu is not None and (total is None or off_cpu > total):
-                raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_off_cpu_ns"), "manifest-stalls",
-                             f"{side}_off_cpu_ns ({off_cpu}) is a part of {side}_ns ({total})")
-            window_off = stalls.get(f"{side}_window_off_cpu_ns")
-            if window_off is not None and (total is None or window_off > stalls["window_ns"]):
-                raise m.fail(("hardware", "hosts", i, "stalls", f"{side}_window_off_cpu_ns"), "manifest-stalls",
-                             f"{side}_window_off_cpu_ns ({window_off}) needs {side}_ns and is a part of window_ns "
-                             f"({stalls['window_ns']})")
-
+            # the time off the CPU is a part of the gaps, and the part the JVMs' pauses explain a part of that
+            for part, whole in ((f"{side}_off_cpu_ns", f"{side}_ns"),
+                                (f"{side}_pause_off_cpu_ns", f"{side}_off_cpu_ns")):
+                if stalls.get(part) is not None and (stalls.get(whole) is None or stalls[part] > stalls[whole]):
+                    raise m.fail(("hardware", "hosts", i, "stalls", part), "manifest-stalls",
+                                 f"{part} ({stalls[part]}) is a part of {whole} ({stalls.get(whole)})")
+            for key in (f"{side}_window_off_cpu_ns", f"{side}_paused_ns"):
+                within_window = stalls.get(key)
+                if within_window is not None and (total is None or within_window > stalls["window_ns"]):
+                    raise m.fail(("hardware", "hosts", i, "stalls", key), "manifest-stalls",
+                                 f"{key} ({within_window}) needs {side}_ns and is a part of window_ns "
+                                 f"({stalls['window_ns']})")
 
 def _check_client_allocation(m: Manifest) -> None:
     """The client's per-message figure is its total over workload.messages, rounded to three decimals. (The server

@@ -111,10 +111,14 @@ CREATE TABLE IF NOT EXISTS hosts (
     stalls_client_longest_ns  BIGINT,  -- and the longest gap; NULL where that thread was not seen
     stalls_client_off_cpu_ns  BIGINT,  -- and how much of those gaps it was off its CPU (NULL from runners before)
     stalls_client_window_off_cpu_ns BIGINT,  -- how long it was off its CPU in the whole window (NULL: not read)
+    stalls_client_paused_ns   BIGINT,  -- how long its JVM's safepoints took in the window (NULL: not read)
+    stalls_client_pause_off_cpu_ns BIGINT,  -- and how much of the gaps' time off its CPU the JVMs' safepoints explain
     stalls_server_ns          BIGINT,  -- the same of the server's thread, where it answers and spins
     stalls_server_longest_ns  BIGINT,
     stalls_server_off_cpu_ns  BIGINT,
     stalls_server_window_off_cpu_ns BIGINT,
+    stalls_server_paused_ns   BIGINT,
+    stalls_server_pause_off_cpu_ns BIGINT,
     PRIMARY KEY (run_key, role)
 );
 -- a database file built before hosts had the column
@@ -136,6 +140,10 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_off_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_off_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_window_off_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_window_off_cpu_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_paused_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_pause_off_cpu_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_paused_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_server_pause_off_cpu_ns BIGINT;
 
 -- What each run's samples and histogram were when it was ingested: runs are immutable, so
 -- ingesting the same run again with other content is refused. samples_sha256 is the SHA-256

@@ -77,13 +77,14 @@ final class BenchServer
         ready.put("address", control.localAddress());
         // on one host, the client leaves this process out of the CPU time the rest of the host took
         ready.put("pid", Long.toString(ProcessHandle.current().pid()));
+        final IdleStrategy idle = config.serverIdle();
+        // where this thread answers and never sleeps, a paced run's stalls of the server are gaps in its clock readings;
+        // made before the client is told to start, as it switches on this JVM's safepoint log (see JvmPauses)
+        final Stalls stalls = options.paced() && peer.answersOnThisThread() && Stalls.neverSleeps(idle) ? new Stalls() : null;
         Heap.promoteLongLived();
         control.sendMap(ready);
         control.watchForDone();
         recorder.start(System.nanoTime());
-        final IdleStrategy idle = config.serverIdle();
-        // where this thread answers and never sleeps, a paced run's stalls of the server are gaps in its clock readings
-        final Stalls stalls = options.paced() && peer.answersOnThisThread() && Stalls.neverSleeps(idle) ? new Stalls() : null;
         final long deadline = System.nanoTime() + options.timeoutSeconds * 1_000_000_000L;
         while (!(recorder.complete() && control.peerDone()))
         {

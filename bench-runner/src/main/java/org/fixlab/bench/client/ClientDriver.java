@@ -9,6 +9,7 @@ import org.fixlab.bench.Scenario;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.CompilerThreads;
 import org.fixlab.bench.run.OtherTasks;
+import org.fixlab.bench.run.JvmPauses;
 import org.fixlab.bench.run.Stalls;
 import org.fixlab.bench.server.ServerRecorder;
 
@@ -225,8 +226,11 @@ public final class ClientDriver
         {
             return null;
         }
-        return Stalls.manifestEntry(measuredTo - measuredFrom, stalls.within(measuredFrom, measuredTo),
-            Stalls.within(serverArrays, measuredFrom, measuredTo));
+        final Map<String, long[]> clientArrays = stalls.arrays();
+        // either process's pause may hold the other's thread too: a collection's threads take both CPUs of two
+        final JvmPauses.Intervals pauses = JvmPauses.union(clientArrays, serverArrays);
+        return Stalls.manifestEntry(measuredTo - measuredFrom, Stalls.within(clientArrays, measuredFrom, measuredTo, pauses),
+            Stalls.within(serverArrays, measuredFrom, measuredTo, pauses));
     }
 
     /**

@@ -33,7 +33,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * {@link #OVER_NS} and at a restart. Not every gap on the CPU is the thread's own: an interrupt's time counts to the
  * task it interrupts (on kernels without IRQ_TIME_ACCOUNTING), and so does time the hypervisor spends on a CPU without
  * reporting it as steal. A thread spinning on the clock alone on the project's VM showed 0-0.09% of its time in such
- * gaps, a fifth of what the steady-state rule allows at most.
+ * gaps, a fifth of what the steady-state rule allows at most. Nor is every gap off the CPU the machine's: in a
+ * safepoint (a garbage collection's pause) the JVM itself holds the thread, for the product that allocated, so the part
+ * of the gaps' time off the CPU that the JVMs' safepoints cover is kept apart (see {@link JvmPauses}).
  */
 public final class Stalls
 {
@@ -63,6 +65,8 @@ public final class Stalls
     private long cpuSamples;
     /** The calling thread's CPU time in nanoseconds. */
     private final LongSupplier threadCpuClock;
+    /** This JVM's safepoints, or null where not logged. */
+    private final JvmPauses pauses;
     /** Gaps recorded since construction, kept or not. */
     private long recorded;
     /** The previous reading, or 0 when the next reading starts afresh. */
@@ -71,16 +75,20 @@ public final class Stalls
     private long cpuReadAt;
     private long cpuAtRead;
 
-    /** Gaps of the calling thread, split by its CPU clock (which the JVM reads from the kernel to the nanosecond). */
+    /**
+     * Gaps of the calling thread, split by its CPU clock (which the JVM reads from the kernel to the nanosecond), and
+     * this JVM's safepoints, which take the thread off its CPU for the product's runtime (see {@link JvmPauses}).
+     */
     public Stalls()
     {
-        this(currentThreadCpuClock());
+        this(currentThreadCpuClock(), JvmPauses.start());
     }
 
-    /** Gaps split by {@code threadCpuClock}, the calling thread's CPU time in nanoseconds. */
-    Stalls(final LongSupplier threadCpuClock)
+    /** Gaps split by {@code threadCpuClock}, the calling thread's CPU time in nanoseconds; pauses from {@code pauses}. */
+    Stalls(final LongSupplier threadCpuClock, final JvmPauses pauses)
     {
         this.threadCpuClock = threadCpuClock;
+        this.pauses = pauses;
     }
 
     private static LongSupplier currentThreadCpuClock()
@@ -156,7 +164,8 @@ public final class Stalls
 
     /**
      * The kept gaps, oldest first, as the server sends them to the client: starts, lengths, the part of each off the
-     * CPU, and how many were recorded; and the kept readings of the CPU clock, oldest first.
+     * CPU, and how many were recorded; the kept readings of the CPU clock, oldest first; and this JVM's safepoints
+     * where they were logged (read from their file: call it after the window).
      */
     public Map<String, long[]> arrays()
     {
@@ -167,6 +176,10 @@ public final class Stalls
         arrays.put("stalls_recorded", new long[] {recorded});
         arrays.put("cpu_sample_at", oldestFirst(cpuSampleAt, cpuSamples));
         arrays.put("cpu_sample_cpu", oldestFirst(cpuSampleCpu, cpuSamples));
+        if (pauses != null)
+        {
+            arrays.putAll(pauses.arrays());
+        }
         return arrays;
     }
 
@@ -215,12 +228,21 @@ public final class Stalls
         return offAtI + (offAtNext - offAtI) * (t - at[i]) / (at[i + 1] - at[i]);
     }
 
+    /** A thread's gaps inside a window, as {@link #within(Map, long, long, JvmPauses.Intervals)}, its JVM's pauses alone. */
+    public static Summary within(final Map<String, long[]> arrays, final long fromNanos, final long toNanos)
+    {
+        return within(arrays, fromNanos, toNanos, JvmPauses.union(arrays));
+    }
+
     /**
      * The gaps' time inside the window from {@code fromNanos} to {@code toNanos} (a gap across either end counted for
      * its part inside, and its time off the CPU in proportion), or null where the window starts before the oldest kept
-     * gap and older ones were dropped: an unknown, not a smaller figure.
+     * gap and older ones were dropped: an unknown, not a smaller figure. Of the gaps' time off the CPU, the part that
+     * {@code pauses} (the JVMs' safepoints on this host, or null where not known) explain: in each gap, its time off the
+     * CPU up to the pauses' time in it.
      */
-    public static Summary within(final Map<String, long[]> arrays, final long fromNanos, final long toNanos)
+    public static Summary within(final Map<String, long[]> arrays, final long fromNanos, final long toNanos,
+        final JvmPauses.Intervals pauses)
     {
         final long[] gapStarts = arrays.get("stall_starts");
         final long[] gapLengths = arrays.get("stall_lengths");
@@ -239,21 +261,26 @@ public final class Stalls
         long total = 0;
         long longest = 0;
         long off = 0;
+        long pausedOff = 0;
         for (int i = 0; i < gapStarts.length; i++)
         {
-            final long inside = Math.min(gapStarts[i] + gapLengths[i], toNanos) - Math.max(gapStarts[i], fromNanos);
+            final long from = Math.max(gapStarts[i], fromNanos);
+            final long to = Math.min(gapStarts[i] + gapLengths[i], toNanos);
+            final long inside = to - from;
             if (inside > 0)
             {
                 total += inside;
                 longest = Math.max(longest, inside);
-                off += inside == gapLengths[i] ? gapOffCpu[i] : Math.round((double)gapOffCpu[i] * inside / gapLengths[i]);
+                final long gapOff = inside == gapLengths[i] ? gapOffCpu[i] : Math.round((double)gapOffCpu[i] * inside / gapLengths[i]);
+                off += gapOff;
+                pausedOff += pauses == null ? 0 : Math.min(gapOff, pauses.overlap(from, to));
             }
         }
         return new Summary(total, longest, off, offCpuWithin(arrays.get("cpu_sample_at"), arrays.get("cpu_sample_cpu"),
-            fromNanos, toNanos));
+            fromNanos, toNanos), JvmPauses.within(arrays, fromNanos, toNanos), pauses == null ? -1 : pausedOff);
     }
 
-    /** This thread's gaps inside a window, as {@link #within(Map, long, long)}. */
+    /** This thread's gaps inside a window, as {@link #within(Map, long, long)}: this JVM's pauses alone. */
     public Summary within(final long fromNanos, final long toNanos)
     {
         return within(arrays(), fromNanos, toNanos);
@@ -261,17 +288,21 @@ public final class Stalls
 
     /**
      * How long a thread stood still in a window, in all and at the longest, and how much of that it was off its CPU:
-     * the machine's part, where the rest was the thread running its own code; and how long it was off its CPU in the
-     * whole window, in pieces of any length, or -1 where not known.
+     * the machine's part, where the rest was the thread running its own code; how long it was off its CPU in the
+     * whole window, in pieces of any length; how long its JVM's safepoints took in the window; and how much of its gaps'
+     * time off the CPU the safepoints of the JVMs on its host explain: the product's runtime's, not the machine's. The
+     * last three are -1 where not known.
      */
-    public record Summary(long totalNanos, long longestNanos, long offCpuNanos, long windowOffCpuNanos)
+    public record Summary(long totalNanos, long longestNanos, long offCpuNanos, long windowOffCpuNanos, long pausedNanos,
+        long pauseOffCpuNanos)
     {
     }
 
     /**
      * The manifest's {@code hardware.hosts[].stalls}: the measured window, and the client's and the server's
-     * summaries within it (each side's total, longest and off-CPU part), each left out where its thread did not spin
-     * or its gaps are unknown; null when neither is known.
+     * summaries within it (each side's total, longest and off-CPU part, its JVM's pauses and the part of its time off
+     * the CPU they explain), each left out where its thread did not spin or its gaps are unknown; null when neither is
+     * known.
      */
     public static Map<String, Object> manifestEntry(final long windowNanos, final Summary client, final Summary server)
     {
@@ -288,6 +319,8 @@ public final class Stalls
             entry.put("client_longest_ns", client.longestNanos());
             entry.put("client_off_cpu_ns", client.offCpuNanos());
             putKnown(entry, "client_window_off_cpu_ns", client.windowOffCpuNanos());
+            putKnown(entry, "client_paused_ns", client.pausedNanos());
+            putKnown(entry, "client_pause_off_cpu_ns", client.pauseOffCpuNanos());
         }
         if (server != null)
         {
@@ -295,6 +328,8 @@ public final class Stalls
             entry.put("server_longest_ns", server.longestNanos());
             entry.put("server_off_cpu_ns", server.offCpuNanos());
             putKnown(entry, "server_window_off_cpu_ns", server.windowOffCpuNanos());
+            putKnown(entry, "server_paused_ns", server.pausedNanos());
+            putKnown(entry, "server_pause_off_cpu_ns", server.pauseOffCpuNanos());
         }
         return entry;
     }

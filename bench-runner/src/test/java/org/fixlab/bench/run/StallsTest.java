@@ -30,7 +30,7 @@ class StallsTest
 
     private Stalls stalls()
     {
-        return new Stalls(() -> cpu);
+        return new Stalls(() -> cpu, null);
     }
 
     /**
@@ -153,6 +153,35 @@ class StallsTest
         assertEquals(-1, stalls.within(1_000_000, 31_000_000).windowOffCpuNanos());
     }
 
+    @Test
+    void theTimeOffTheCpuThatTheJvmsPausesCoverIsKeptApartTheirOwnTimeCountedForEachSide()
+    {
+        final Stalls stalls = stalls();
+        long t = spin(stalls, 1_000_000, 2_000_000);
+        t = spin(stalls, t + 3_000_000, 10_000_000);    // a 3 ms gap off the CPU, 2.0-5.0 ms
+        t = spin(stalls, t + 1_000_000, 20_000_000);    // a 1 ms gap off the CPU at 10 ms
+        cpu += 2_000_000;
+        t = spin(stalls, t + 2_000_000, 30_000_000);    // a 2 ms gap at 20 ms the thread ran through
+        stalls.finish(t);
+        final Map<String, long[]> arrays = new java.util.LinkedHashMap<>(stalls.arrays());
+        // this JVM paused 2.5 ms inside the first gap, 2.0 ms in the third; the other JVM 0.4 ms across the second's end
+        arrays.put("pause_ends", new long[] {4_500_000, 22_000_000});
+        arrays.put("pause_lengths", new long[] {2_500_000, 2_000_000});
+        final Map<String, long[]> other = Map.of("pause_ends", new long[] {11_200_000}, "pause_lengths", new long[] {400_000});
+        final Stalls.Summary both = Stalls.within(arrays, 1_000_000, 30_000_000, JvmPauses.union(arrays, other));
+        assertGaps(6_000_000, 3_000_000, 4_000_000, both);
+        // off the CPU in the pauses: 2.5 ms of the first gap, 0.2 ms of the second; none of the third, run through
+        assertEquals(2_700_000, both.pauseOffCpuNanos());
+        assertEquals(4_500_000, both.pausedNanos());
+        // this JVM's own pauses alone, and cut by the window
+        assertEquals(2_500_000, Stalls.within(arrays, 1_000_000, 30_000_000).pauseOffCpuNanos());
+        assertEquals(1_500_000 + 2_000_000, Stalls.within(arrays, 3_000_000, 30_000_000).pausedNanos());
+        // no pauses logged: not known
+        final Stalls.Summary unknown = Stalls.within(stalls.arrays(), 1_000_000, 30_000_000);
+        assertEquals(-1, unknown.pausedNanos());
+        assertEquals(-1, unknown.pauseOffCpuNanos());
+    }
+
     private static void assertGaps(final long total, final long longest, final long offCpu, final Stalls.Summary summary)
     {
         assertEquals(total, summary.totalNanos(), summary.toString());
@@ -199,11 +228,15 @@ class StallsTest
     {
         assertNull(Stalls.within(Map.of(), 0, 1));
         assertNull(Stalls.manifestEntry(10, null, null));
-        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, 6), null);
+        final Map<String, Object> clientOnly = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, 6, 2, 1), null);
         assertEquals(Map.of("window_ns", 10L, "over_ns", Stalls.OVER_NS, "client_ns", 5L, "client_longest_ns", 3L,
-            "client_off_cpu_ns", 4L, "client_window_off_cpu_ns", 6L), clientOnly);
-        // a window the CPU readings do not cover leaves the whole-window figure out
-        assertFalse(Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, -1), null).containsKey("client_window_off_cpu_ns"));
+            "client_off_cpu_ns", 4L, "client_window_off_cpu_ns", 6L, "client_paused_ns", 2L, "client_pause_off_cpu_ns", 1L),
+            clientOnly);
+        // a window the CPU readings do not cover leaves the whole-window figure out, and pauses not logged theirs
+        final Map<String, Object> unknowns = Stalls.manifestEntry(10, new Stalls.Summary(5, 3, 4, -1, -1, -1), null);
+        assertFalse(unknowns.containsKey("client_window_off_cpu_ns"));
+        assertFalse(unknowns.containsKey("client_paused_ns"));
+        assertFalse(unknowns.containsKey("client_pause_off_cpu_ns"));
         assertFalse(clientOnly.containsKey("server_ns"));
     }
 
