@@ -293,9 +293,9 @@ def assess_threads_off_cpu(stalls: dict | None, other_tasks: dict | None) -> tup
 
 def _pauses_kept(stalls: dict) -> str:
     """The time off the CPU that the JVMs' own safepoints explain, left out of a verdict's count, in words: none where
-    the runner did not read them or they took none."""
+    the runner did not read them or they took less than the tenth of a millisecond the verdict's figures show."""
     paused = sum(stalls.get(f"{side}_pause_off_cpu_ns") or 0 for side in ("client", "server"))
-    if not paused:
+    if round(paused / 1e6, 1) == 0:
         return ""
     return (f", besides {paused / 1e6:,.1f} ms in the JVMs' own safepoints (garbage collection among them), which "
             f"are the product's and stay in its figures")
