@@ -64,8 +64,8 @@ The rules (the thresholds are the constants below, explained on the methodology 
   safepoints explain (stalls.<side>_pause_off_cpu_ns, runners since the afternoon of 2026-11-30):
   there the JVM holds its threads, a garbage collection's pause among them, and a product that
   allocates pays it in every window, so its figures keep it. fixlab over TLS allocates 2.6 KB an
-  order in the JDK's SSLEngine, collected in pauses of 1-4 ms every 2-3 s in each JVM: before,
-  all six of its paced runs in i12-s29-final were refused as the host's.
+  order in the JDK's SSLEngine, and its client JVM collected in pauses of 0.8-4.4 ms every 1-3
+  s: before, all six of its paced runs in i12-s29-final were refused as the host's.
 - paced latency runs whose runner saw their benchmark threads (hardware.hosts[].stalls, runners
   after 0.2.0): the client's thread, spinning on the clock between sends, and the server's, where
   it answers on a thread that spins, stood still for less than PACED_TAIL_SHARE of the measured

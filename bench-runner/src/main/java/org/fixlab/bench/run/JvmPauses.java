@@ -18,8 +18,9 @@ import javax.management.ObjectName;
  * This JVM's safepoints, a garbage collection's pause among them: while one lasts every Java thread of the process
  * stands still, the benchmark's thread too, and off its CPU. So a paced run's steady-state rule, which takes a
  * thread's time off its CPU for the machine's, would take a pause for the machine's as well, and refuse the run of a
- * product that allocates (fixlab over TLS, where the JDK's SSLEngine allocates 2.6 KB a message, collected every 2-3
- * s in 2-5 ms pauses) as "the host's", where the tail is the product's own and the figures must show it.
+ * product that allocates (fixlab over TLS, where the JDK's SSLEngine allocates 2.6 KB a message, and the client JVM
+ * collected every 1-3 s in pauses of 0.8-4.4 ms) as "the host's", where the tail is the product's own and the figures
+ * must show it.
  *
  * <p>How: HotSpot's unified logging of safepoints, switched on from inside the process through the
  * DiagnosticCommand MBean ({@code VM.log}, as {@code jcmd} would), into a file of its own, each line stamped with
