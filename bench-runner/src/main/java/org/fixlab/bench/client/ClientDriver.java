@@ -8,8 +8,8 @@ import org.fixlab.bench.Options;
 import org.fixlab.bench.Scenario;
 import org.fixlab.bench.control.ControlChannel;
 import org.fixlab.bench.run.CompilerThreads;
-import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.JvmPauses;
+import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.Stalls;
 import org.fixlab.bench.server.ServerRecorder;
 
