@@ -117,6 +117,14 @@ final class RunFolderAssertions
                 final JsonNode windowOff = stalls.path(side + "_window_off_cpu_ns");
                 assertEquals(total.isMissingNode(), windowOff.isMissingNode(), stalls.toString());
                 assertTrue(windowOff.isMissingNode() || windowOff.asLong() >= 0 && windowOff.asLong() <= window, stalls.toString());
+                // the JVMs' safepoints, which HotSpot logs: the side's own in the window, and the time off the CPU they explain
+                final JsonNode paused = stalls.path(side + "_paused_ns");
+                final JsonNode pauseOffCpu = stalls.path(side + "_pause_off_cpu_ns");
+                assertEquals(total.isMissingNode(), paused.isMissingNode(), stalls.toString());
+                assertEquals(total.isMissingNode(), pauseOffCpu.isMissingNode(), stalls.toString());
+                assertTrue(paused.isMissingNode() || paused.asLong() >= 0 && paused.asLong() <= window, stalls.toString());
+                assertTrue(pauseOffCpu.isMissingNode() || pauseOffCpu.asLong() >= 0 && pauseOffCpu.asLong() <= offCpu.asLong(),
+                    stalls.toString());
             }
         }
         else
