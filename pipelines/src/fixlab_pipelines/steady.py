@@ -278,8 +278,7 @@ def assess_threads_off_cpu(stalls: dict | None, other_tasks: dict | None) -> tup
     server = stalls.get("server_window_off_cpu_ns") if stalls else None
     if client is None or server is None:
         return None
-    client, server = (max(0, off - (stalls.get(f"{side}_pause_off_cpu_ns") or 0))
-                      for side, off in (("client", client), ("server", server)))
+    client, server = _less_pauses(stalls, "client", client), _less_pauses(stalls, "server", server)
     window, off = stalls["window_ns"], client + server
     if off >= PACED_TAIL_SHARE * window:
         return False, (f"the client's and the server's threads were off their CPUs for {off / 1e6:,.1f} ms of the "
@@ -289,6 +288,12 @@ def assess_threads_off_cpu(stalls: dict | None, other_tasks: dict | None) -> tup
                        f"tasks, the hypervisor), the orders due meanwhile are about as large a share of the samples, "
                        f"so the run's tail is the host's" + (_busiest(other_tasks) if other_tasks else ""))
     return True, "steady"
+
+
+def _less_pauses(stalls: dict, side: str, off_cpu: int) -> int:
+    """A side's time off its CPU less the part the JVMs' own safepoints explain (stalls.<side>_pause_off_cpu_ns, where
+    the runner read them), which is the product's."""
+    return max(0, off_cpu - (stalls.get(f"{side}_pause_off_cpu_ns") or 0))
 
 
 def _pauses_kept(stalls: dict) -> str:
@@ -306,9 +311,7 @@ def _off_cpu(stalls: dict, side: str) -> int:
     clock at every gap, and from the afternoon of that day the JVMs' safepoints, whose part is the product's; all of its
     stalls where the runner did not tell them apart."""
     off = stalls.get(f"{side}_off_cpu_ns")
-    if off is None:
-        return stalls[f"{side}_ns"]
-    return max(0, off - (stalls.get(f"{side}_pause_off_cpu_ns") or 0))
+    return stalls[f"{side}_ns"] if off is None else _less_pauses(stalls, side, off)
 
 
 def assess_stalls(stalls: dict | None) -> tuple[bool, str]:
