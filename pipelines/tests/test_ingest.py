@@ -166,6 +166,12 @@ MANIFEST_BREAKS = [
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": -1,
                                                         "client_longest_ns": 0}), "manifest-type"),
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"over_ns": 1}), "manifest-missing"),
+    (lambda d: d["hardware"]["hosts"][1].update(compilers={"window_ns": 10}), "manifest-missing"),
+    (lambda d: d["hardware"]["hosts"][1].update(compilers={"window_ns": 0, "cpu_ns": 0}), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(compilers={"window_ns": 10, "cpu_ns": -1}), "manifest-type"),
+    (lambda d: d["hardware"]["hosts"][1].update(compilers={"window_ns": 10, "cpu_ns": 10**6}),
+     "manifest-compilers"),  # more than the host's CPUs give in the span
+    (lambda d: d["hardware"]["hosts"][1].update(compilers={"window_ns": 2**63, "cpu_ns": 1}), "integer-range"),
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "client_ns": 5}),
      "manifest-stalls"),  # a total without its longest gap
     (lambda d: d["hardware"]["hosts"][1].update(stalls={"window_ns": 10, "over_ns": 1, "server_ns": 5,
@@ -600,6 +606,41 @@ def test_a_paced_run_whose_threads_kept_still_under_the_bound_is_steady(runs: Pa
     assert _verdicts(con)[PACED] == (True, "steady")
 
 
+def _compilers(window_ns: int, cpu_ns: int):
+    """A change that records what the benchmark JVMs' JIT compilers took in the window (CompilerThreads)."""
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
+        compilers={"window_ns": window_ns, "cpu_ns": cpu_ns})
+
+
+def test_a_run_whose_jit_still_compiled_is_not_steady_and_the_figures_are_kept(runs: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _compilers(4_119_000_000, 269_700_000))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, CLOSED) / "manifest.json", _compilers(1_116_000_000, 500_000))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, STREAM), run_dir(runs, HEAD_CAMPAIGN, CLOSED)])
+    assert con.execute("SELECT run_key, role, compilers_window_ns, compilers_cpu_ns FROM hosts "
+                       "ORDER BY run_key, role").fetchall() == [
+        (f"{HEAD_CAMPAIGN}/{CLOSED}", "client", 1_116_000_000, 500_000),
+        (f"{HEAD_CAMPAIGN}/{CLOSED}", "server", None, None),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "client", 4_119_000_000, 269_700_000),
+        (f"{HEAD_CAMPAIGN}/{STREAM}", "server", None, None),
+    ]
+    verdicts = _verdicts(con)
+    assert verdicts[CLOSED] == (True, "steady")
+    assert not verdicts[STREAM][0]
+    assert verdicts[STREAM][1].startswith("the JVMs' JIT compilers were still compiling: they took 269.7 ms")
+
+
+@pytest.mark.parametrize(("cpu_ns", "steady"), [(999_999, True), (1_000_000, False)])
+def test_a_paced_run_on_two_cpus_is_refused_for_its_jit_from_half_a_percent(runs: Path, tmp_path: Path, cpu_ns: int,
+                                                                           steady: bool) -> None:
+    window_ns = 200_000_000
+    assert PACED_TAIL_SHARE * window_ns == 1_000_000
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json", _compilers(window_ns, cpu_ns))
+    con = db.connect(tmp_path / "t.duckdb")
+    assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
+    assert _verdicts(con)[PACED][0] is steady
+
+
 def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.duckdb"
     con = db.connect(path)
@@ -610,7 +651,8 @@ def test_a_database_built_before_hosts_had_memory_gains_the_column(runs: Path, t
                    "stalls_server_ns", "stalls_server_longest_ns", "stalls_client_off_cpu_ns",
                    "stalls_server_off_cpu_ns", "stalls_client_window_off_cpu_ns",
                    "stalls_server_window_off_cpu_ns", "stalls_client_paused_ns", "stalls_client_pause_off_cpu_ns",
-                   "stalls_server_paused_ns", "stalls_server_pause_off_cpu_ns"):
+                   "stalls_server_paused_ns", "stalls_server_pause_off_cpu_ns", "compilers_window_ns",
+                   "compilers_cpu_ns"):
         con.execute(f"ALTER TABLE hosts DROP COLUMN {column}")
     for column in ("tls_protocol", "tls_cipher_suite"):
         con.execute(f"ALTER TABLE runs DROP COLUMN {column}")

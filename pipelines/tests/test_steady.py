@@ -120,6 +120,29 @@ def test_other_tasks_beyond_the_bound_are_not_and_are_named() -> None:
     assert reason.endswith("the busiest: java 1,400.0 ms")
 
 
+def test_a_jvm_whose_compilers_still_worked_in_the_window_is_warming_up() -> None:
+    # QuickFIX/J's stream with the full profile's warm-up, on the VM the results come from (2026-11-30)
+    ok, reason = steady.assess_compilers({"window_ns": 4_119_000_000, "cpu_ns": 269_700_000}, False)
+    assert not ok
+    assert reason.startswith("the JVMs' JIT compilers were still compiling: they took 269.7 ms of CPU time in the "
+                             "4,119 ms the run measured (6.5%; bound: 5%)")
+    # fixlab's and the raw socket's streams: a millisecond in a 150 ms window
+    assert steady.assess_compilers({"window_ns": 149_000_000, "cpu_ns": 1_200_000}, False) == (True, "steady")
+    assert steady.assess_compilers({"window_ns": 100, "cpu_ns": 4}, False) == (True, "steady")
+    assert not steady.assess_compilers({"window_ns": 100, "cpu_ns": 5}, False)[0]
+    assert steady.assess_compilers(None, True) == (True, "steady")
+
+
+def test_a_paced_run_on_two_cpus_holds_its_compilers_to_the_paced_share() -> None:
+    # each compiler slice stalls a spinning thread there, as the host's other tasks do
+    ok, reason = steady.assess_compilers({"window_ns": 1_000_000_000, "cpu_ns": 5_000_000}, True)
+    assert not ok
+    assert "took 5.0 ms of CPU time in the 1,000 ms the run measured (0.50%; bound for a paced run on one host of at " \
+           "most 2 CPUs: 0.5%)" in reason
+    assert steady.assess_compilers({"window_ns": 1_000_000_000, "cpu_ns": 4_999_999}, True) == (True, "steady")
+    assert steady.assess_compilers({"window_ns": 1_000_000_000, "cpu_ns": 5_000_000}, False) == (True, "steady")
+
+
 def test_a_paced_tail_is_the_hosts_only_where_no_cpu_was_spare() -> None:
     agent = {"window_ns": 1_000_000_000, "cpu_ns": 8_000_000,
              "busiest": [{"task": "tokio-rt-worker", "cpu_ns": 8_000_000}]}

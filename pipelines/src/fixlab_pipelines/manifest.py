@@ -115,6 +115,10 @@ HOST_SPEC = {
     # (bench-runner OtherTasks)
     "other_tasks": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int, "busiest": _busiest,
                                 "stolen_ns": OptionalKey(_nonneg_int)}),
+    # the CPU time the JIT compiler threads of the benchmark's JVMs on the host took from the end of the runner's wait
+    # for them to the end of the measured messages, and that span (runners since the evening of 2026-11-30;
+    # bench-runner CompilerThreads)
+    "compilers": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int}),
     # a paced run (runners after 0.2.0): how long the client's thread, spinning on the clock, and the
     # server's, where it answers on a thread that spins, stood still in gaps of at least over_ns
     # between their clock readings within the measured window (bench-runner Stalls); a side whose
@@ -311,6 +315,17 @@ def _check_consistency(m: Manifest) -> None:
     _check(m, d["results"], results_spec, ("results",))
     _check_client_allocation(m)
     _check_stalls(m)
+    _check_compilers(m)
+
+
+def _check_compilers(m: Manifest) -> None:
+    """A host's compilers: their CPU time within what the host's CPUs give over the span it was read over."""
+    for i, host in enumerate(m.data["hardware"]["hosts"]):
+        compilers = host.get("compilers")
+        if compilers and compilers["cpu_ns"] > compilers["window_ns"] * host["threads"]:
+            raise m.fail(("hardware", "hosts", i, "compilers", "cpu_ns"), "manifest-compilers",
+                         f"cpu_ns ({compilers['cpu_ns']}) is more than the host's {host['threads']} CPUs give in "
+                         f"window_ns ({compilers['window_ns']})")
 
 
 def _check_stalls(m: Manifest) -> None:

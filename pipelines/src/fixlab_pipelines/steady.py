@@ -76,6 +76,17 @@ The rules (the thresholds are the constants below, explained on the methodology 
   its CPU counts, where the runner read it (stalls.<side>_off_cpu_ns, runners since 2026-11-30):
   both threads run the product too, and a gap a thread ran through, such as the product's own
   long write, is the product's, which its figures must show rather than a verdict hide.
+- every run whose runner read the JIT compiler threads of the benchmark's JVMs on the client's host
+  (hardware.hosts[].compilers, runners since the evening of 2026-11-30): they took less than
+  OTHER_TASKS_BOUND of the span they were read over (from the end of the runner's wait for an idle
+  JIT before the measured round to the last answer, or a stream's last send), and less than
+  PACED_TAIL_SHARE of it for a paced run on one host of at most two logical CPUs. A JVM whose
+  compilers still work is warming up, not in the steady state the run claims, and on a host whose
+  CPUs both threads take, each of their slices is a stall of one of them, which the paced rules
+  below would otherwise count as the host's. On the VM the project measures on, with the full
+  profile's warm-up, fixlab, the raw socket and Artio left 0-1.3 ms in a window (0-0.8% of a
+  stream's, 0-0.1% of a round trip's); QuickFIX/J's stream 270 ms of 4.1 s (6.5%), and its paced
+  round trips at the default warm-up, where it did not keep the rate, 2.4 s of 4.0 s.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CAMPAIGN_PLACEMENT_BOUND times the median of the campaign's runs, or
   less than that fraction of it, ran on CPUs placed otherwise than for most of them, so it is not
@@ -269,6 +280,26 @@ def assess_paced_tail(other_tasks: dict | None, logical_cpus: int) -> tuple[bool
     return True, "steady"
 
 
+def assess_compilers(compilers: dict | None, paced_on_small_host: bool) -> tuple[bool, str]:
+    """(steady, reason) of a run from hardware.hosts[].compilers: had the benchmark JVMs' JIT compilers finished their
+    work before the measured messages? A paced run on one host of at most two CPUs is held to PACED_TAIL_SHARE, any
+    other to OTHER_TASKS_BOUND."""
+    if not compilers:
+        return True, "steady"
+    window, cpu = compilers["window_ns"], compilers["cpu_ns"]
+    if paced_on_small_host:
+        bound, share, bound_text = PACED_TAIL_SHARE, f"{cpu / window:.2%}", (
+            f"bound for a paced run on one host of at most 2 CPUs: {PACED_TAIL_SHARE:.1%}")
+    else:
+        bound, share, bound_text = OTHER_TASKS_BOUND, f"{cpu / window:.1%}", f"bound: {OTHER_TASKS_BOUND:.0%}"
+    if cpu >= bound * window:
+        return False, (f"the JVMs' JIT compilers were still compiling: they took {cpu / 1e6:,.1f} ms of CPU time in "
+                       f"the {window / 1e6:,.0f} ms the run measured ({share}; {bound_text}), so the run measured the "
+                       f"JVM's warm-up, not the product's steady state, and each of their slices took a CPU from the "
+                       f"client's or the server's thread")
+    return True, "steady"
+
+
 def assess_threads_off_cpu(stalls: dict | None, other_tasks: dict | None) -> tuple[bool, str] | None:
     """(steady, reason) of a paced run from both threads' CPU clocks over the window (stalls.<side>_window_off_cpu_ns,
     runners since 2026-11-30): were they off their CPUs, whatever took them, for less than PACED_TAIL_SHARE of it?
@@ -352,6 +383,8 @@ def record(con: duckdb.DuckDBPyConnection, manifest: Manifest) -> None:
             steady, reason = assess_cpu_distance(host.get("core_to_core"))
         if steady:
             steady, reason = assess_other_tasks(host.get("other_tasks"), host["threads"])
+        if steady:
+            steady, reason = assess_compilers(host.get("compilers"), paced_on_one_host and host["threads"] <= 2)
         if steady and paced:
             by_clocks = assess_threads_off_cpu(host.get("stalls"), host.get("other_tasks"))
             if by_clocks is not None:

@@ -123,6 +123,11 @@ final class BenchClient
             {
                 clientHardware.put("other_tasks", others);
             }
+            final Map<String, Object> compilers = driver.compilersEntry();
+            if (compilers != null)
+            {
+                clientHardware.put("compilers", compilers);
+            }
             final Path dir = folder.open();
             try
             {

@@ -1,5 +1,6 @@
 package org.fixlab.bench.client;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.agrona.concurrent.IdleStrategy;
@@ -41,6 +42,12 @@ public final class ClientDriver
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
     private OtherTasks.Snapshot otherTasksBefore;
     private OtherTasks.Snapshot otherTasksAfter;
+    /** The compilers' times once the wait for them before the measured round was over, and when (System.nanoTime()). */
+    private Map<String, Long> compilersBefore;
+    private long compilersFrom;
+    /** What the compilers took from there to the end of the measured messages, and over how long; -1 until read. */
+    private long compilersInWindow = -1;
+    private long compilersWindow = -1;
     /** Where the client's thread stood still while it spun on a paced run's clock; null in other runs. */
     private final Stalls stalls;
     /** The measured window: the last round's start and the last answer's arrival (System.nanoTime()). */
@@ -162,6 +169,7 @@ public final class ClientDriver
         }
         awaitReplies(total, deadline);
         measuredTo = System.nanoTime();
+        readCompilersAtWindowEnd();
         if (stalls != null)
         {
             stalls.finish(measuredTo);
@@ -182,6 +190,25 @@ public final class ClientDriver
         if (compilers != null)
         {
             compilers.awaitQuiet(pollPeer);
+            compilersBefore = compilers.perTask();
+            compilersFrom = System.nanoTime();
+        }
+    }
+
+    /**
+     * At the end of the measured messages (a round trip's last answer, a stream's last send): what the JVMs' compilers took
+     * since the wait for them ended. A compile the measured messages set off, or one still running when the wait gave
+     * up, takes a CPU from the client's or the server's thread, and says the JVM was still warming up. A stream's is read
+     * at its last send, before the client waits for the server's count: the code of that wait is new to the JIT, and its
+     * compiles (15-25 ms of CPU, 2026-11-30) would count though they fall after the client's measured sends. Only the last
+     * few milliseconds of orders still in the buffers reach the server meanwhile.
+     */
+    private void readCompilersAtWindowEnd()
+    {
+        if (compilers != null && compilersBefore != null)
+        {
+            compilersInWindow = CompilerThreads.cpuNanosBetween(compilersBefore, compilers.perTask());
+            compilersWindow = System.nanoTime() - compilersFrom;
         }
     }
 
@@ -213,6 +240,23 @@ public final class ClientDriver
     public Map<String, Object> otherTasksEntry()
     {
         return otherTasksBefore == null || otherTasksAfter == null ? null : OtherTasks.manifestEntry(otherTasksBefore, otherTasksAfter);
+    }
+
+    /**
+     * The manifest's {@code compilers} entry: the CPU time the JIT compiler threads of the benchmark's JVMs on this host
+     * took from the end of the wait for them before the measured round to the end of the measured messages
+     * ({@link #readCompilersAtWindowEnd}), and that span; null where they were not read.
+     */
+    public Map<String, Object> compilersEntry()
+    {
+        if (compilersInWindow < 0)
+        {
+            return null;
+        }
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("window_ns", compilersWindow);
+        entry.put("cpu_ns", compilersInWindow);
+        return entry;
     }
 
     /**
@@ -317,6 +361,7 @@ public final class ClientDriver
             progress.tick(i + 1);
         }
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
+        readCompilersAtWindowEnd();
         control.sendDone();
         while (!control.resultsArriving())
         {

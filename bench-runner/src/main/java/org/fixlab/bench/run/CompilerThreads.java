@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
@@ -58,19 +60,53 @@ public final class CompilerThreads
     public long cpuNanos()
     {
         long total = 0;
+        for (final long time : perTask().values())
+        {
+            total += time;
+        }
+        return total;
+    }
+
+    /**
+     * The CPU time each compiler thread has taken so far, in ns, by the task's path under {@code /proc}: two of them
+     * give what the compilers took in between ({@link #cpuNanosBetween}), whatever threads HotSpot started meanwhile.
+     */
+    public Map<String, Long> perTask()
+    {
+        final Map<String, Long> times = new HashMap<>();
         for (final long pid : pids)
         {
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve(Long.toString(pid)).resolve("task")))
             {
                 for (final Path task : tasks)
                 {
-                    total += compilerTime(task);
+                    final long time = compilerTime(task);
+                    if (time > 0)
+                    {
+                        times.put(task.toString(), time);
+                    }
                 }
             }
             catch (final IOException ex)
             {
                 // the process has ended (a server that failed): it compiles nothing more
             }
+        }
+        return times;
+    }
+
+    /**
+     * The CPU time the compiler threads took between two readings of {@link #perTask}: each thread's growth, a thread
+     * started in between counting whole. A thread that HotSpot stopped in between is not in the later reading and
+     * takes its time in between with it (HotSpot keeps the first thread of each compiler, the only ones on a host of
+     * two CPUs): a figure that is at least what the compilers took.
+     */
+    public static long cpuNanosBetween(final Map<String, Long> before, final Map<String, Long> after)
+    {
+        long total = 0;
+        for (final Map.Entry<String, Long> task : after.entrySet())
+        {
+            total += Math.max(0, task.getValue() - before.getOrDefault(task.getKey(), 0L));
         }
         return total;
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,6 +41,41 @@ class CompilerThreadsTest
 
         assertEquals(7_530, new CompilerThreads(proc, Set.of(10L, 20L)).cpuNanos());
         assertEquals(7_500, new CompilerThreads(proc, Set.of(10L)).cpuNanos());
+    }
+
+    @Test
+    void betweenTwoReadingsEachThreadCountsItsGrowthAndAThreadStartedMeanwhileAllItsTime() throws IOException
+    {
+        task(10, 11, "C2 CompilerThre", 7_000);
+        task(10, 12, "C1 CompilerThre", 500);
+        final CompilerThreads compilers = new CompilerThreads(proc, Set.of(10L));
+        final Map<String, Long> before = compilers.perTask();
+        task(10, 11, "C2 CompilerThre", 9_000);
+        task(10, 13, "C2 CompilerThre", 4_000); // HotSpot started a second C2 thread for a longer queue
+
+        assertEquals(6_000, CompilerThreads.cpuNanosBetween(before, compilers.perTask()));
+    }
+
+    @Test
+    void aThreadStoppedBetweenTwoReadingsTakesItsTimeWithItAndNothingGoesBelowZero() throws IOException
+    {
+        task(10, 11, "C2 CompilerThre", 7_000);
+        task(10, 13, "C2 CompilerThre", 4_000);
+        final CompilerThreads compilers = new CompilerThreads(proc, Set.of(10L));
+        final Map<String, Long> before = compilers.perTask();
+        deleteTask(10, 13);
+        task(10, 11, "C2 CompilerThre", 7_250);
+
+        assertEquals(250, CompilerThreads.cpuNanosBetween(before, compilers.perTask()));
+        assertEquals(7_250, compilers.cpuNanos(), "the sum the wait for an idle JIT reads went down: a change, as any");
+    }
+
+    private void deleteTask(final long pid, final long tid) throws IOException
+    {
+        final Path task = proc.resolve(Long.toString(pid)).resolve("task").resolve(Long.toString(tid));
+        Files.delete(task.resolve("comm"));
+        Files.delete(task.resolve("schedstat"));
+        Files.delete(task);
     }
 
     @Test
