@@ -169,12 +169,13 @@ public final class ClientDriver
         }
         awaitReplies(total, deadline);
         measuredTo = System.nanoTime();
+        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
+        // after the count of the thread's allocation: the reading's own objects (350 KB) are the runner's
         readCompilersAtWindowEnd();
         if (stalls != null)
         {
             stalls.finish(measuredTo);
         }
-        allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         otherTasksAfter = readOtherTasks();
         progress.finish();
     }
@@ -361,7 +362,7 @@ public final class ClientDriver
             progress.tick(i + 1);
         }
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
-        readCompilersAtWindowEnd();
+        readCompilersAtWindowEnd(); // after the count of the thread's allocation, as in a round trip
         control.sendDone();
         while (!control.resultsArriving())
         {
