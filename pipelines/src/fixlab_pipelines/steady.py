@@ -83,10 +83,10 @@ The rules (the thresholds are the constants below, explained on the methodology 
   PACED_TAIL_SHARE of it for a paced run on one host of at most two logical CPUs. A JVM whose
   compilers still work is warming up, not in the steady state the run claims, and on a host whose
   CPUs both threads take, each of their slices is a stall of one of them, which the paced rules
-  below would otherwise count as the host's. On the VM the project measures on, with the full
-  profile's warm-up, fixlab, the raw socket and Artio left 0-1.3 ms in a window (0-0.8% of a
-  stream's, 0-0.1% of a round trip's); QuickFIX/J's stream 270 ms of 4.1 s (6.5%), and its paced
-  round trips at the default warm-up, where it did not keep the rate, 2.4 s of 4.0 s.
+  below would otherwise count as the host's. On the VM the project measures on, in the 126 runs of
+  campaign i12-s31-final (the full profile), fixlab optimized and the raw socket left 0-1.2 ms a
+  window by the medians of 6, QuickFIX/J up to 378 ms of a 5.4 s stream; the rule refused 10 runs,
+  5 of them QuickFIX/J's and 3 of them paced fixlab runs with 6.2-6.9 ms of compiles in a second.
 - and, across a campaign (the run_verdicts view, since it depends on the other runs): a run whose
   nearer reading is more than CAMPAIGN_PLACEMENT_BOUND times the median of the campaign's runs, or
   less than that fraction of it, ran on CPUs placed otherwise than for most of them, so it is not
