@@ -187,10 +187,17 @@ public final class ClientDriver
      */
     private void startRoundReadings()
     {
+        startRoundReadings(pollPeer);
+    }
+
+    /** {@link #startRoundReadings()} with {@code turn} as what keeps the session going while the JIT is awaited. */
+    private void startRoundReadings(final Runnable turn)
+    {
         otherTasksBefore = readOtherTasks();
         if (compilers != null)
         {
-            compilers.awaitQuiet(pollPeer);
+            compilers.awaitQuiet(turn);
+            idle.reset(); // a stream's turns idle: the next boundary's, or the wait after the last send, start afresh
             compilersBefore = compilers.perTask();
             compilersFrom = System.nanoTime();
         }
@@ -200,9 +207,8 @@ public final class ClientDriver
      * At the end of the measured messages (a round trip's last answer, a stream's last send): what the JVMs' compilers took
      * since the wait for them ended. A compile the measured messages set off, or one still running when the wait gave
      * up, takes a CPU from the client's or the server's thread, and says the JVM was still warming up. A stream's is read
-     * at its last send, before the client waits for the server's count: the code of that wait is new to the JIT, and its
-     * compiles (15-25 ms of CPU, 2026-11-30) would count though they fall after the client's measured sends. Only the last
-     * few milliseconds of orders still in the buffers reach the server meanwhile.
+     * at its last send, the end of the client's measured sends, before it waits for the server's count (see
+     * {@link #turnsUntilCount}).
      */
     private void readCompilersAtWindowEnd()
     {
@@ -338,8 +344,15 @@ public final class ClientDriver
         // -> 4.33M msg/s by the medians (faster in 9 of 10 pairs), the raw socket 6.94M -> 7.73M (7 of 10)
         final int[] roundEnds = roundEnds(options.warmup, total, Integer.MAX_VALUE);
         final Progress progress = new Progress(label(), total, options.quiet, roundEnds.length);
+        final Runnable boundaryTurn = () ->
+        {
+            if (turnsUntilCount(control, System.nanoTime() + BOUNDARY_TURNS_NANOS))
+            {
+                throw new BenchException("the server answered on the control channel before the stream ended (its log says why)");
+            }
+        };
         int round = 0;
-        startRoundReadings();
+        startRoundReadings(boundaryTurn);
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
         for (int i = 0; i < total; i++)
@@ -347,7 +360,7 @@ public final class ClientDriver
             if (i == roundEnds[round])
             {
                 round++;
-                startRoundReadings();
+                startRoundReadings(boundaryTurn);
                 allocatedAtStart = ServerRecorder.allocatedBytes();
                 progress.startRound(round);
             }
@@ -364,16 +377,51 @@ public final class ClientDriver
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         readCompilersAtWindowEnd(); // after the count of the thread's allocation, as in a round trip
         control.sendDone();
-        while (!control.resultsArriving())
-        {
-            idle.idle(peer.poll());
-            if (System.nanoTime() > deadline)
-            {
-                throw new BenchException("timed out after " + options.timeoutSeconds + " s waiting for the server to count " + total
-                    + " orders");
-            }
-        }
+        awaitServerCount(control, deadline);
         otherTasksAfter = readOtherTasks();
         progress.finish();
     }
+
+    /**
+     * After a stream's last send: {@link #turnsUntilCount} until the server reports, or the run's deadline.
+     */
+    private void awaitServerCount(final ControlChannel control, final long deadline)
+    {
+        idle.reset();
+        if (!turnsUntilCount(control, deadline))
+        {
+            throw new BenchException("timed out after " + options.timeoutSeconds + " s waiting for the server to count " + total
+                + " orders");
+        }
+        idle.reset();
+    }
+
+    /**
+     * Turns of the wait for the server's count until it reports (true) or until {@code untilNanos} (false): each polls the
+     * session, so that what the client still holds goes out, then looks at the control channel. At every warm-up boundary
+     * of a stream the same method keeps the session going while the JIT is awaited, in slices of
+     * {@link #BOUNDARY_TURNS_NANOS}, so that it is compiled, loop and all, before the measured orders. Written inline
+     * after the last send, the wait was code new to the JIT: it set off 2.4-7.7 ms of compiles in the two JVMs in the
+     * 4.5-14 ms the last buffered orders took to reach the server (fixlab optimized, 4 runs, 2026-11-30), and so took a
+     * CPU from the client's or the server's thread at the end of the server's measured window. A turn of its own, called
+     * from a new loop, was still compiled there by C2 on its own: the warm-up had only run it inlined.
+     */
+    private boolean turnsUntilCount(final ControlChannel control, final long untilNanos)
+    {
+        while (true)
+        {
+            idle.idle(peer.poll());
+            if (control.resultsArriving())
+            {
+                return true;
+            }
+            if (System.nanoTime() > untilNanos)
+            {
+                return false;
+            }
+        }
+    }
+
+    /** How long {@link #turnsUntilCount} runs a warm-up boundary's turn of the wait for an idle JIT. */
+    private static final long BOUNDARY_TURNS_NANOS = 50_000L;
 }

@@ -253,8 +253,14 @@ public final class ControlChannel implements AutoCloseable
         return peerGone;
     }
 
+    /**
+     * Client: the stream is sent. The next look for a closed channel ({@link #peekResults}, a blocking read of up to 1 ms)
+     * comes an interval from now: the server is still reading the orders the client holds, which go out only while the
+     * client's thread polls its session, not while it waits on this channel.
+     */
     public void sendDone()
     {
+        nextCloseCheckNanos = System.nanoTime() + CLOSE_CHECK_INTERVAL_NANOS;
         try
         {
             out.writeUTF("done");

@@ -71,6 +71,36 @@ class ControlChannelTest
         }
     }
 
+    /**
+     * After the client's done, its first turns of the wait poll its session, not a blocking read of the control channel:
+     * the orders it still holds reach the server only while it polls. A closed server is found an interval later.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void afterDoneTheClosedCheckWaitsAnInterval() throws Exception
+    {
+        try (ServerSocket listening = ControlChannel.bind("127.0.0.1", 0))
+        {
+            final ControlChannel client = ControlChannel.connect("127.0.0.1", listening.getLocalPort(), System.nanoTime() + TEN_SECONDS);
+            final ControlChannel server = ControlChannel.accept(listening, 10);
+            server.close();
+            Thread.sleep(100); // the close has reached the client's socket: a look at once would see it
+            client.sendDone();
+            assertFalse(client.resultsArriving(), "no look for a closed server right after done");
+
+            final long deadline = System.nanoTime() + TEN_SECONDS;
+            final BenchException ex = assertThrows(BenchException.class, () ->
+            {
+                while (System.nanoTime() < deadline)
+                {
+                    client.resultsArriving();
+                }
+            });
+            assertTrue(ex.getMessage().contains("closed it before sending its results"), ex.getMessage());
+            client.close();
+        }
+    }
+
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void resultsThatArriveAreReadWhole() throws Exception
