@@ -13,19 +13,34 @@ in line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
 import duckdb
 
+from . import steady
+
 DEFAULT_DB = Path("data") / "fixlab.duckdb"
 # The newest format the pinned duckdb-cli reads; test_cookbook opens files written here with it.
 CLI_STORAGE_VERSION = "v1.5.0"
 
 
+# The steady-state rules' constants that schema.sql's views use, written into its text where it names them in braces:
+# one number for a rule in Python and in SQL, baked into each view as it is created, so that the database file
+# answers the duckdb command as it answers the pipeline.
+SCHEMA_CONSTANTS = ("CAMPAIGN_PLACEMENT_BOUND",)
+
+
 def schema_sql() -> str:
-    return files(__package__).joinpath("schema.sql").read_text(encoding="utf-8")
+    text = files(__package__).joinpath("schema.sql").read_text(encoding="utf-8")
+    for name in SCHEMA_CONSTANTS:
+        text = text.replace("{" + name + "}", repr(getattr(steady, name)))
+    unknown = re.search(r"\{[A-Z][A-Z_]*\}", text)
+    if unknown:
+        raise RuntimeError(f"schema.sql names {unknown.group()}, which is not one of db.SCHEMA_CONSTANTS")
+    return text
 
 
 def connect(path: Path | str = DEFAULT_DB, read_only: bool = False) -> duckdb.DuckDBPyConnection:

@@ -241,7 +241,8 @@ GROUP BY ALL;
 -- Each run's verdict: run_steadiness's, then the rule that needs the other runs of its campaign.
 -- The campaign's placement is the median of its runs' nearer core_to_core readings (the lower of the
 -- two middle ones: with one close and one distant run, the close one). A run whose reading is more
--- than twice that (steady.CAMPAIGN_PLACEMENT_BOUND), or less than half of it, ran on CPUs the host had
+-- than CAMPAIGN_PLACEMENT_BOUND times that (steady.py's; db.py writes it in), or less than that fraction of
+-- it, ran on CPUs the host had
 -- placed otherwise than for most of the campaign's runs, which a loopback round trip feels in full:
 -- it is not compared with them. Why the median: on the VM the results come from, a campaign's readings
 -- lie in one band (about 110-240 ns), and now and then a run is on CPUs placed much closer (56-90 ns,
@@ -259,8 +260,8 @@ WITH readings AS (
     FROM readings
 ), placed AS (
     SELECT run_key, nearest_ns, campaign_median_ns,
-           CASE WHEN nearest_ns > 2 * campaign_median_ns THEN 'further apart'
-                WHEN 2 * nearest_ns < campaign_median_ns THEN 'closer together' END AS elsewhere
+           CASE WHEN nearest_ns > {CAMPAIGN_PLACEMENT_BOUND} * campaign_median_ns THEN 'further apart'
+                WHEN {CAMPAIGN_PLACEMENT_BOUND} * nearest_ns < campaign_median_ns THEN 'closer together' END AS elsewhere
     FROM placements
 )
 SELECT s.run_key,
@@ -268,7 +269,7 @@ SELECT s.run_key,
        CASE WHEN s.steady AND d.elsewhere IS NOT NULL
             THEN format('the host had placed its CPUs {} than for most of the campaign''s runs: a cache line''s '
                         || 'round trip between them took {:,} ns at best, against {:,} ns in the campaign''s median '
-                        || 'run (bound: x2)', d.elsewhere, d.nearest_ns, d.campaign_median_ns)
+                        || 'run (bound: x{CAMPAIGN_PLACEMENT_BOUND})', d.elsewhere, d.nearest_ns, d.campaign_median_ns)
             ELSE s.reason END AS reason
 FROM run_steadiness s LEFT JOIN placed d USING (run_key);
 

@@ -115,10 +115,11 @@ STEP_FLOOR_NS = 500
 # On the VM the results come from, readings with the CPUs near spread over 51-127 ns and far ones over 300-370:
 # a factor of 3 between a run's two readings tells a move from the noise
 CPU_DISTANCE_BOUND = 3
-# schema.sql's run_verdicts view, across a campaign: a run's nearer reading against the median of its campaign's
-# runs. Twice and half: with the median near the middle of one level of readings, the rest of that level stays
-# within the bounds and the other level falls outside them, for near readings of 51-127 ns against far ones of
-# 300-370 as for a band of 110-240 ns against the 56-63 of a run on CPUs placed closer (2026-11-30)
+# schema.sql's run_verdicts view (db.py writes the number in), across a campaign: a run's nearer reading against
+# the median of its campaign's runs. Twice and half: with the median near the middle of one level of readings, the
+# rest of that level stays within the bounds and the other level falls outside them, for near readings of 51-127 ns
+# against far ones of 300-370 as for a band of 110-240 ns against the 56-63 of a run on CPUs placed closer
+# (2026-11-30)
 CAMPAIGN_PLACEMENT_BOUND = 2
 # the share of a run's measured window the host's other tasks may take: above the 0.15-2% a quiet host's own
 # services took on the VM the results come from, below what anything else running beside a run takes
