@@ -58,15 +58,7 @@ class ControlChannelTest
             assertFalse(client.resultsArriving(), "a server still counting has sent nothing yet");
             server.close();
 
-            final long deadline = System.nanoTime() + TEN_SECONDS;
-            final BenchException ex = assertThrows(BenchException.class, () ->
-            {
-                while (System.nanoTime() < deadline)
-                {
-                    client.resultsArriving();
-                }
-            });
-            assertTrue(ex.getMessage().contains("closed it before sending its results"), ex.getMessage());
+            assertClosedServerFound(client);
             client.close();
         }
     }
@@ -88,17 +80,23 @@ class ControlChannelTest
             client.sendDone();
             assertFalse(client.resultsArriving(), "no look for a closed server right after done");
 
-            final long deadline = System.nanoTime() + TEN_SECONDS;
-            final BenchException ex = assertThrows(BenchException.class, () ->
-            {
-                while (System.nanoTime() < deadline)
-                {
-                    client.resultsArriving();
-                }
-            });
-            assertTrue(ex.getMessage().contains("closed it before sending its results"), ex.getMessage());
+            assertClosedServerFound(client);
             client.close();
         }
+    }
+
+    /** The client's wait, turned until it finds the closed server: within ten seconds, with the message that says so. */
+    private static void assertClosedServerFound(final ControlChannel client)
+    {
+        final long deadline = System.nanoTime() + TEN_SECONDS;
+        final BenchException ex = assertThrows(BenchException.class, () ->
+        {
+            while (System.nanoTime() < deadline)
+            {
+                client.resultsArriving();
+            }
+        });
+        assertTrue(ex.getMessage().contains("closed it before sending its results"), ex.getMessage());
     }
 
     @Test
