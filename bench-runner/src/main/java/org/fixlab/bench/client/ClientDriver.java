@@ -383,17 +383,17 @@ public final class ClientDriver
     }
 
     /**
-     * After a stream's last send: {@link #turnsUntilCount} until the server reports, or the run's deadline.
+     * After a stream's last send: {@link #turnsUntilCount} until the server reports, or the run's deadline. Its idle
+     * strategy starts afresh: the last boundary reset it ({@link #startRoundReadings(Runnable)}), and the sends since
+     * did not use it.
      */
     private void awaitServerCount(final ControlChannel control, final long deadline)
     {
-        idle.reset();
         if (!turnsUntilCount(control, deadline))
         {
             throw new BenchException("timed out after " + options.timeoutSeconds + " s waiting for the server to count " + total
                 + " orders");
         }
-        idle.reset();
     }
 
     /**
