@@ -421,6 +421,45 @@ def test_the_campaigns_bound_on_cpu_placement_is_steadys(runs: Path, tmp_path: P
     assert _verdicts(con)[STREAM][0] is compared
 
 
+STREAMS = [f"throughput.stream.{product}.r{r}"
+           for product in ("fixlab.optimized", "quickfixj.default") for r in (1, 2, 3)]
+
+
+def _reference(p50_ns: int, readings: int = 100):
+    """A change that records the stream's receiving-thread reading (bench-runner CpuReference), on the one host."""
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
+        cpu_reference={"readings": readings, "p50_ns": p50_ns})
+
+
+def test_a_streams_receiving_cpu_reading_is_kept_and_judges_nothing(runs: Path, tmp_path: Path) -> None:
+    """2026-11-30: 3.4-4.1 us on the raw socket's and fixlab's receiving threads, up to twice that on a CPU the host
+    slowed, and also up to 9.3 us in QuickFIX/J's, whose JIT compiles it in other code: a reading to compare a product's
+    runs by, which no rule judges yet (runners before the night of 2026-11-30 record none)."""
+    for name, p50_ns in zip(STREAMS, [3_456, 4_130, 7_015, 3_565, 9_306, None], strict=True):
+        if p50_ns is not None:
+            _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json", _reference(p50_ns))
+    con = db.connect(tmp_path / "t.duckdb")
+    ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, name) for name in STREAMS])
+    assert con.execute("SELECT role, cpu_reference_readings, cpu_reference_p50_ns FROM hosts WHERE run_key = ? "
+                       "ORDER BY role", [f"{HEAD_CAMPAIGN}/{STREAMS[2]}"]).fetchall() == [
+        ("client", 100, 7_015), ("server", None, None)]
+    assert con.execute("SELECT count(*) FROM hosts WHERE cpu_reference_p50_ns IS NOT NULL").fetchone() == (5,)
+    assert {steady for steady, _ in _verdicts(con).values()} == {True}
+
+
+@pytest.mark.parametrize("reference", [{"readings": 0, "p50_ns": 3_400}, {"readings": 100, "p50_ns": -1},
+                                       {"readings": 100}])
+def test_a_malformed_cpu_reference_refuses_the_run(runs: Path, tmp_path: Path, reference: dict) -> None:
+    path = run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json"
+    _edit_manifest(path, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
+        cpu_reference=reference))
+    con = db.connect(tmp_path / "t.duckdb")
+    before = snapshot(con)
+    with pytest.raises(ValidationError, match="cpu_reference"):
+        ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]))
+    assert snapshot(con) == before
+
+
 def _others(window_ns: int, cpu_ns: int, busiest: list[dict] | None = None, stolen_ns: int | None = None):
     """A change that records the CPU time the client's host's other tasks took (bench-runner OtherTasks), and what
     the hypervisor stole where given (runners after 0.2.0)."""

@@ -107,6 +107,8 @@ CREATE TABLE IF NOT EXISTS hosts (
     other_tasks_stolen_ns  BIGINT,     -- the time the hypervisor took the host's CPUs (/proc/stat's steal, 10 ms ticks)
     compilers_window_ns    BIGINT,     -- hardware.hosts[].compilers, optional: from the end of the wait for an idle JIT
     compilers_cpu_ns       BIGINT,     -- to the end of the measured messages, the CPU time the JVMs' compilers took
+    cpu_reference_readings BIGINT,     -- hardware.hosts[].cpu_reference, optional (streams on one host): how often the
+    cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, and its median; no rule reads it
     stalls_window_ns          BIGINT,  -- hardware.hosts[].stalls, optional (paced runs): the measured window,
     stalls_over_ns            BIGINT,  -- the shortest gap counted,
     stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
@@ -134,6 +136,8 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_busiest STRUCT(task VARCH
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS other_tasks_stolen_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS compilers_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS compilers_cpu_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_readings BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_p50_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_over_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_ns BIGINT;

@@ -23,6 +23,7 @@ import org.fixlab.bench.run.Json;
 import org.fixlab.bench.run.LoadGeneratorPinning;
 import org.fixlab.bench.run.ProductInfo;
 import org.fixlab.bench.run.RunFolder;
+import org.fixlab.bench.server.CpuReference;
 
 /**
  * The client role of one run: asks the server what it runs (and its hardware), drives the scenario,
@@ -117,6 +118,12 @@ final class BenchClient
             if (stalls != null)
             {
                 clientHardware.put("stalls", stalls);
+            }
+            // the stream's receiving thread runs on this host only on one host
+            final Map<String, Object> reference = loopback ? CpuReference.manifestEntry(serverData.get("cpu_reference_ns")) : null;
+            if (reference != null)
+            {
+                clientHardware.put("cpu_reference", reference);
             }
             final Map<String, Object> others = driver.otherTasksEntry();
             if (others != null)

@@ -47,7 +47,8 @@ final class BenchServer
             }
             final int warmup = Integer.parseInt(hello.get("warmup"));
             final int messages = Integer.parseInt(hello.get("messages"));
-            final ServerRecorder recorder = new ServerRecorder(warmup, messages, options.scenario.isInternal());
+            final ServerRecorder recorder = new ServerRecorder(warmup, messages, options.scenario.isInternal(),
+                options.scenario == Scenario.THROUGHPUT);
             final Map<String, Object> hardware = HardwareProbe.probe("server", control.peerAddress());
             try (ServerPeer peer = config.server(options.scenario, recorder))
             {

@@ -37,7 +37,7 @@ class ArtioSlowReceiverTest
     {
         final ArtioSettings settings = ArtioSettings.of("yielding");
         final int port = freePort();
-        final ArtioServerPeer server = new ArtioServerPeer(settings, Scenario.THROUGHPUT, new ServerRecorder(0, 10_000_000, false));
+        final ArtioServerPeer server = new ArtioServerPeer(settings, Scenario.THROUGHPUT, new ServerRecorder(0, 10_000_000, false, false));
         final ArtioClientPeer client = new ArtioClientPeer(settings, Scenario.THROUGHPUT, new Replies(16));
         final AtomicBoolean serverPolled = new AtomicBoolean(true);
         final AtomicBoolean running = new AtomicBoolean(true);

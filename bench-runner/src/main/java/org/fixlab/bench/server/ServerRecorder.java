@@ -11,8 +11,8 @@ import java.util.Map;
  * (callback), t1 (before the answer is sent) and t2 (just before the answer's socket write); and, every
  * {@link #pointInterval} orders from the first one, a progress point (orders so far, callback time, bytes the
  * callback thread allocated), from which the stream's throughput and the allocation per message over the
- * measured orders are taken. Written by the thread that runs the product's callbacks; {@link #complete()} is
- * read by the server's main thread.
+ * measured orders are taken; in a stream, also how long a fixed piece of work took there ({@link CpuReference}).
+ * Written by the thread that runs the product's callbacks; {@link #complete()} is read by the server's main thread.
  * <p>
  * Nothing here branches differently once the warm-up is over: a branch the JIT has never seen taken is
  * compiled as a trap, and taking it for the first time at the first measured order would send the server's whole
@@ -34,6 +34,8 @@ public final class ServerRecorder
     /** The callback time of the order after each point (of the first order at index 0): where a round starts. */
     private final long[] roundStartNanos;
     private final long[] pointAllocated;
+    /** At each point of a stream, the nanoseconds {@link CpuReference} took on the receiving thread; null otherwise. */
+    private final long[] pointReference;
     private int points;
     private long startNanos;
     private int untilPoint;
@@ -56,7 +58,11 @@ public final class ServerRecorder
         }
     }
 
-    public ServerRecorder(final int warmup, final int messages, final boolean perMessage)
+    /**
+     * @param cpuReference whether to time {@link CpuReference} at each point: for the stream, whose rate is the
+     *                     receiving thread's; a round trip would carry its microseconds in one order's latency
+     */
+    public ServerRecorder(final int warmup, final int messages, final boolean perMessage, final boolean cpuReference)
     {
         this.warmup = warmup;
         this.total = warmup + messages;
@@ -72,6 +78,7 @@ public final class ServerRecorder
         pointNanos = new long[pointOrders.length];
         roundStartNanos = new long[pointOrders.length];
         pointAllocated = new long[pointOrders.length];
+        pointReference = cpuReference ? new long[pointOrders.length] : null;
         allocatedBytes(); // links the native call now, not at the first measured message
     }
 
@@ -137,7 +144,12 @@ public final class ServerRecorder
             untilPoint = every;
             pointOrders[points] = i + 1;
             pointNanos[points] = callbackNanos;
-            pointAllocated[points++] = allocatedBytes();
+            pointAllocated[points] = allocatedBytes();
+            if (pointReference != null)
+            {
+                pointReference[points] = CpuReference.measure();
+            }
+            points++;
         }
         REQUESTS.setRelease(this, i + 1);
         return i;
@@ -212,6 +224,11 @@ public final class ServerRecorder
             }
             arrays.put("elapsed_ns", elapsed);
             arrays.put("messages", orders);
+            if (pointReference != null)
+            {
+                // the readings at the points that end the measured intervals: each came after the interval it ends
+                arrays.put("cpu_reference_ns", java.util.Arrays.copyOfRange(pointReference, first, points));
+            }
         }
         // allocation from the warm-up's last order (without a warm-up, from the first point) to the last order
         final int first = Math.max(warmup / every, 1) - 1;

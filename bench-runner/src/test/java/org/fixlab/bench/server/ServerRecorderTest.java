@@ -2,6 +2,7 @@ package org.fixlab.bench.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -27,7 +28,7 @@ class ServerRecorderTest
     @Test
     void streamIsTimedFromTheFirstMeasuredOrder()
     {
-        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false); // every 10 orders
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, false); // every 10 orders
         recorder.start(0);
         for (int i = 0; i < 1_300; i++)
         {
@@ -51,9 +52,44 @@ class ServerRecorderTest
     }
 
     @Test
+    void aStreamTimesTheCpuReferenceAtEachMeasuredPoint()
+    {
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, true); // every 10 orders
+        recorder.start(0);
+        for (int i = 0; i < 1_300; i++)
+        {
+            recorder.onRequest(0, 1_000L * (i + 1));
+        }
+        final Map<String, long[]> arrays = recorder.arrays();
+        final long[] reference = arrays.get("cpu_reference_ns");
+        assertEquals(arrays.get("elapsed_ns").length, reference.length, "one reading per measured point");
+        for (final long ns : reference)
+        {
+            assertTrue(ns > 0, "a reading of " + ns + " ns");
+        }
+    }
+
+    @Test
+    void withoutTheReferenceNothingIsTimedOrSent()
+    {
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, false);
+        for (int i = 0; i < 1_300; i++)
+        {
+            recorder.onRequest(0, 1_000L * (i + 1));
+        }
+        assertFalse(recorder.arrays().containsKey("cpu_reference_ns"));
+    }
+
+    @Test
+    void theReferenceFindsEveryOrdersEnd()
+    {
+        assertEquals(10, CpuReference.endsOfOrders(CpuReference.orders()));
+    }
+
+    @Test
     void aPointOnTheFirstMeasuredOrderCountsNoOrderAfterIt()
     {
-        final ServerRecorder recorder = new ServerRecorder(7, 3, false); // an interval of 1: a point on every order
+        final ServerRecorder recorder = new ServerRecorder(7, 3, false, false); // an interval of 1: a point on every order
         for (int i = 0; i < 10; i++)
         {
             recorder.onRequest(0, 1_000L * (i + 1));
@@ -66,7 +102,7 @@ class ServerRecorderTest
     @Test
     void aStreamReadsTheClockOnlyForTheOrdersItsPointsKeep()
     {
-        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false); // every 10 orders
+        final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, false); // every 10 orders
         final long before = System.nanoTime();
         for (int i = 0; i < 1_300; i++)
         {
@@ -87,7 +123,7 @@ class ServerRecorderTest
         {
             assertTrue(nanos >= 0, java.util.Arrays.toString(elapsed));
         }
-        final ServerRecorder internal = new ServerRecorder(2, 3, true);
+        final ServerRecorder internal = new ServerRecorder(2, 3, true, false);
         for (int i = 0; i < 5; i++)
         {
             assertTrue(internal.callbackNanos() >= before, "an internal run keeps every order's callback time");
@@ -98,7 +134,7 @@ class ServerRecorderTest
     @Test
     void withoutWarmupTheStreamStartsAtStart()
     {
-        final ServerRecorder recorder = new ServerRecorder(0, 200, false); // every 2 orders
+        final ServerRecorder recorder = new ServerRecorder(0, 200, false, false); // every 2 orders
         recorder.start(500);
         for (int i = 0; i < 200; i++)
         {
@@ -113,7 +149,7 @@ class ServerRecorderTest
     @Test
     void internalPointsKeepEveryOrdersTimestamps()
     {
-        final ServerRecorder recorder = new ServerRecorder(2, 3, true);
+        final ServerRecorder recorder = new ServerRecorder(2, 3, true, false);
         for (int i = 0; i < 5; i++)
         {
             final int index = recorder.onRequest(10 + i, 20 + i);
