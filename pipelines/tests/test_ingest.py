@@ -425,10 +425,9 @@ STREAMS = [f"throughput.stream.{product}.r{r}"
            for product in ("fixlab.optimized", "quickfixj.default") for r in (1, 2, 3)]
 
 
-def _reference(p50_ns: int, readings: int = 100):
+def _reference(reference: dict):
     """A change that records the stream's receiving-thread reading (bench-runner CpuReference), on the one host."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
-        cpu_reference={"readings": readings, "p50_ns": p50_ns})
+    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(cpu_reference=reference)
 
 
 def test_a_streams_receiving_cpu_reading_is_kept_and_judges_nothing(runs: Path, tmp_path: Path) -> None:
@@ -437,7 +436,8 @@ def test_a_streams_receiving_cpu_reading_is_kept_and_judges_nothing(runs: Path, 
     runs by, which no rule judges yet (runners before the night of 2026-11-30 record none)."""
     for name, p50_ns in zip(STREAMS, [3_456, 4_130, 7_015, 3_565, 9_306, None], strict=True):
         if p50_ns is not None:
-            _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json", _reference(p50_ns))
+            _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json",
+                           _reference({"readings": 100, "p50_ns": p50_ns}))
     con = db.connect(tmp_path / "t.duckdb")
     ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, name) for name in STREAMS])
     assert con.execute("SELECT role, cpu_reference_readings, cpu_reference_p50_ns FROM hosts WHERE run_key = ? "
@@ -450,9 +450,7 @@ def test_a_streams_receiving_cpu_reading_is_kept_and_judges_nothing(runs: Path, 
 @pytest.mark.parametrize("reference", [{"readings": 0, "p50_ns": 3_400}, {"readings": 100, "p50_ns": -1},
                                        {"readings": 100}])
 def test_a_malformed_cpu_reference_refuses_the_run(runs: Path, tmp_path: Path, reference: dict) -> None:
-    path = run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json"
-    _edit_manifest(path, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
-        cpu_reference=reference))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json", _reference(reference))
     con = db.connect(tmp_path / "t.duckdb")
     before = snapshot(con)
     with pytest.raises(ValidationError, match="cpu_reference"):

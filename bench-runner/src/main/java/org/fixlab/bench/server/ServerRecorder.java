@@ -3,6 +3,7 @@ package org.fixlab.bench.server;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -227,7 +228,7 @@ public final class ServerRecorder
             if (pointReference != null)
             {
                 // the readings at the points that end the measured intervals: each came after the interval it ends
-                arrays.put("cpu_reference_ns", java.util.Arrays.copyOfRange(pointReference, first, points));
+                arrays.put("cpu_reference_ns", Arrays.copyOfRange(pointReference, first, points));
             }
         }
         // allocation from the warm-up's last order (without a warm-up, from the first point) to the last order

@@ -56,10 +56,7 @@ class ServerRecorderTest
     {
         final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, true); // every 10 orders
         recorder.start(0);
-        for (int i = 0; i < 1_300; i++)
-        {
-            recorder.onRequest(0, 1_000L * (i + 1));
-        }
+        ordersMicrosecondApart(recorder, 1_300);
         final Map<String, long[]> arrays = recorder.arrays();
         final long[] reference = arrays.get("cpu_reference_ns");
         assertEquals(arrays.get("elapsed_ns").length, reference.length, "one reading per measured point");
@@ -73,10 +70,7 @@ class ServerRecorderTest
     void withoutTheReferenceNothingIsTimedOrSent()
     {
         final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, false);
-        for (int i = 0; i < 1_300; i++)
-        {
-            recorder.onRequest(0, 1_000L * (i + 1));
-        }
+        ordersMicrosecondApart(recorder, 1_300);
         assertFalse(recorder.arrays().containsKey("cpu_reference_ns"));
     }
 
@@ -90,10 +84,7 @@ class ServerRecorderTest
     void aPointOnTheFirstMeasuredOrderCountsNoOrderAfterIt()
     {
         final ServerRecorder recorder = new ServerRecorder(7, 3, false, false); // an interval of 1: a point on every order
-        for (int i = 0; i < 10; i++)
-        {
-            recorder.onRequest(0, 1_000L * (i + 1));
-        }
+        ordersMicrosecondApart(recorder, 10);
         final Map<String, long[]> arrays = recorder.arrays();
         assertArrayEquals(new long[] {1, 2}, arrays.get("messages"));
         assertArrayEquals(new long[] {1_000, 2_000}, arrays.get("elapsed_ns"));
@@ -136,10 +127,7 @@ class ServerRecorderTest
     {
         final ServerRecorder recorder = new ServerRecorder(0, 200, false, false); // every 2 orders
         recorder.start(500);
-        for (int i = 0; i < 200; i++)
-        {
-            recorder.onRequest(0, 1_000L * (i + 1));
-        }
+        ordersMicrosecondApart(recorder, 200);
         final Map<String, long[]> arrays = recorder.arrays();
         assertEquals(2, arrays.get("messages")[0]);
         assertEquals(1_500, arrays.get("elapsed_ns")[0]);
@@ -162,5 +150,14 @@ class ServerRecorderTest
         assertArrayEquals(new long[] {30, 31, 32, 33, 34}, arrays.get("t1"));
         assertArrayEquals(new long[] {40, 41, 42, 43, 44}, arrays.get("t2"));
         assertTrue(recorder.complete());
+    }
+
+    /** Order i's callback at (i + 1) us, the others' times not kept. */
+    private static void ordersMicrosecondApart(final ServerRecorder recorder, final int orders)
+    {
+        for (int i = 0; i < orders; i++)
+        {
+            recorder.onRequest(0, 1_000L * (i + 1));
+        }
     }
 }
