@@ -4,8 +4,8 @@
 The run is a short fixlab throughput stream whose two ends use an engine.properties file of `balanced` with the
 memory store, under the name `custom`. It passes when both profiles hold samples of the engine, the server's holds
 the message log (on in that file, off in `optimized`: a server that ran without the file would have refused the
-client's `custom`, or run without a log), and the run's manifest records the file's preset and store (so it reached
-the client).
+client's `custom`, or run without a log), the run's manifest records the file's preset and store (so it reached
+the client), and both JVMs ran with the launcher's own flags, so the stream's CPU reading is there, compiled on its own.
 
     profile-check.py OUT
 Exit status 1, with one line per problem, when something is missing.
@@ -16,6 +16,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+# what bin/fixlab-bench gives every JVM, so that the stream's CPU reading is the same code in every product's
+CPU_REFERENCE_ON_ITS_OWN = "-XX:CompileCommand=dontinline,org.fixlab.bench.server.CpuReference::*"
 
 
 def problems(out: Path) -> list[str]:
@@ -31,9 +34,15 @@ def problems(out: Path) -> list[str]:
     manifests = sorted(out.glob("runs/profile/*/manifest.json"))
     if len(manifests) != 1:
         return found + [f"{out / 'runs'}: {len(manifests)} run manifests, expected 1"]
-    configuration = json.loads(manifests[0].read_text())["configuration"]
+    manifest = json.loads(manifests[0].read_text())
+    configuration = manifest["configuration"]
     if configuration.get("engine", {}).get("preset") != "balanced" or configuration.get("storage") != "memory":
         found.append(f"{manifests[0]}: configuration is not the properties file's (preset balanced, storage memory)")
+    for host in manifest["hardware"]["hosts"]:
+        if CPU_REFERENCE_ON_ITS_OWN not in host.get("jvm_args", []):
+            found.append(f"{manifests[0]}: the {host['role']}'s JVM ran without {CPU_REFERENCE_ON_ITS_OWN}")
+    if not any(host.get("cpu_reference") for host in manifest["hardware"]["hosts"]):
+        found.append(f"{manifests[0]}: the stream recorded no cpu_reference")
     return found
 
 

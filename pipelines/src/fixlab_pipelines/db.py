@@ -30,7 +30,7 @@ CLI_STORAGE_VERSION = "v1.5.0"
 # The steady-state rules' constants that schema.sql's views use, written into its text where it names them in braces:
 # one number for a rule in Python and in SQL, baked into each view as it is created, so that the database file
 # answers the duckdb command as it answers the pipeline.
-SCHEMA_CONSTANTS = ("CAMPAIGN_PLACEMENT_BOUND",)
+SCHEMA_CONSTANTS = ("CAMPAIGN_PLACEMENT_BOUND", "CPU_REFERENCE_BOUND")
 
 
 def schema_sql() -> str:

@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS hosts (
     compilers_window_ns    BIGINT,     -- hardware.hosts[].compilers, optional: from the end of the wait for an idle JIT
     compilers_cpu_ns       BIGINT,     -- to the end of the measured messages, the CPU time the JVMs' compilers took
     cpu_reference_readings BIGINT,     -- hardware.hosts[].cpu_reference, optional (streams on one host): how often the
-    cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, and its median; no rule reads it
+    cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, and its median; see run_verdicts
     stalls_window_ns          BIGINT,  -- hardware.hosts[].stalls, optional (paced runs): the measured window,
     stalls_over_ns            BIGINT,  -- the shortest gap counted,
     stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
@@ -267,15 +267,32 @@ WITH readings AS (
            CASE WHEN nearest_ns > {CAMPAIGN_PLACEMENT_BOUND} * campaign_median_ns THEN 'further apart'
                 WHEN {CAMPAIGN_PLACEMENT_BOUND} * nearest_ns < campaign_median_ns THEN 'closer together' END AS elsewhere
     FROM placements
+), cpu_references AS (
+    -- the streams' receiving-thread readings (hosts.cpu_reference_p50_ns), against the campaign's lower quartile of
+    -- them: the usual speed of its CPUs, whichever product ran (see steady.CPU_REFERENCE_BOUND)
+    SELECT h.run_key, max(h.cpu_reference_p50_ns) AS reference_ns,
+           quantile_disc(max(h.cpu_reference_p50_ns), 0.25) OVER (PARTITION BY any_value(r.campaign)) AS campaign_usual_ns
+    FROM hosts h JOIN runs r USING (run_key)
+    WHERE h.cpu_reference_p50_ns IS NOT NULL
+    GROUP BY h.run_key
+), slowed AS (
+    SELECT run_key, reference_ns, campaign_usual_ns FROM cpu_references
+    WHERE reference_ns > {CPU_REFERENCE_BOUND} * campaign_usual_ns
 )
 SELECT s.run_key,
-       s.steady AND d.elsewhere IS NULL AS steady,
+       s.steady AND d.elsewhere IS NULL AND w.run_key IS NULL AS steady,
        CASE WHEN s.steady AND d.elsewhere IS NOT NULL
             THEN format('the host had placed its CPUs {} than for most of the campaign''s runs: a cache line''s '
                         || 'round trip between them took {:,} ns at best, against {:,} ns in the campaign''s median '
                         || 'run (bound: x{CAMPAIGN_PLACEMENT_BOUND})', d.elsewhere, d.nearest_ns, d.campaign_median_ns)
+            WHEN s.steady AND w.run_key IS NOT NULL
+            THEN format('the host slowed the CPU under the stream''s receiving thread: a fixed piece of work there (the '
+                        || 'raw socket''s search for the ends of ten orders) took {:,} ns by the median of the stream''s '
+                        || 'readings, against {:,} ns in the lower quartile of the campaign''s streams (bound: '
+                        || 'x{CPU_REFERENCE_BOUND}), so the stream measured the host''s speed, not the product''s',
+                        w.reference_ns, w.campaign_usual_ns)
             ELSE s.reason END AS reason
-FROM run_steadiness s LEFT JOIN placed d USING (run_key);
+FROM run_steadiness s LEFT JOIN placed d USING (run_key) LEFT JOIN slowed w USING (run_key);
 
 -- Every per-run statistic in long form (statistic, value): what config_stats and diff
 -- aggregate. Latency statistics are in ns; 'messages_per_second' in msg/s.

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * A fixed piece of work timed on the stream's receiving thread at each of its progress points: how fast that thread's
- * CPU ran while the run measured. Recorded in the manifest ({@code hardware.hosts[].cpu_reference}); no steady-state
- * rule reads it yet.
+ * CPU ran while the run measured. Recorded in the manifest ({@code hardware.hosts[].cpu_reference}); the pipeline
+ * refuses a stream whose reading is far above the campaign's usual one (steady.CPU_REFERENCE_BOUND).
  *
  * <p>Why: on the 2-vCPU VM these results come from, a plain loop sometimes runs at half its usual speed for hundreds of
  * milliseconds, on one CPU and not the other, with no steal time counted. A stream is as fast as its receiver. In 30
@@ -19,9 +19,14 @@ import java.util.Map;
  * 123 bytes, once untimed (to bring them back into the first-level cache, whatever the product's memory traffic did),
  * then four times timed: loads, compares and branches, with no system call, no allocation and nothing shared with the
  * product. About 3.5 us at the usual speed, once every 10,000 orders, where an order takes 100-300 ns: under 0.3% of a
- * stream. The JIT compiles it into each product's own receive path, so readings compare one product's runs, not
- * products: 3.4-4.1 us on the raw socket's and fixlab {@code optimized}'s receiving threads, 3.5-6.5 us on fixlab
- * {@code balanced}'s and 3.7-9.3 us on QuickFIX/J's, in one campaign of four streams each.
+ * stream.
+ *
+ * <p>The same machine code in every product: bin/fixlab-bench tells the JIT never to inline this class's methods
+ * ({@code -XX:CompileCommand=dontinline}), so each is compiled on its own, not into the product's receive path. Compiled
+ * into it, the readings depended on the product's code: 3.4-4.1 us on the raw socket's and fixlab {@code optimized}'s
+ * receiving threads, 3.5-6.5 us on fixlab {@code balanced}'s at its usual stream rates (5.0-5.9 in three streams in a
+ * row). Compiled on its own, 3.4-3.9 us on each of them and on QuickFIX/J's (2026-11-30), and 6.5 us on a
+ * {@code balanced} stream the host slowed (2.07M orders a second, against 2.6-3.0M).
  */
 public final class CpuReference
 {

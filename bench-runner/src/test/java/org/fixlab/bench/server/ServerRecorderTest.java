@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +82,20 @@ class ServerRecorderTest
     void theReferenceFindsEveryOrdersEnd()
     {
         assertEquals(10, CpuReference.endsOfOrders(CpuReference.orders()));
+    }
+
+    /**
+     * The launcher compiles the reading on its own in every product's JVM: its command names this class, so a rename
+     * that left the command behind (the JVM ignores a pattern that matches nothing) fails here.
+     */
+    @Test
+    void theLauncherKeepsTheReferenceOutOfTheProductsCode() throws Exception
+    {
+        final String launcher = Files.readString(Path.of("bin/fixlab-bench"));
+        final Matcher command = Pattern.compile("-XX:CompileCommand=dontinline,([\\w.]+)::\\*").matcher(launcher);
+        assertTrue(command.find(), "bin/fixlab-bench has no dontinline command");
+        assertEquals(CpuReference.class.getName(), command.group(1));
+        assertTrue(launcher.contains("java_opts=\"$engine_flags $harness_flags "), "every JVM of the launcher gets it");
     }
 
     @Test
