@@ -235,11 +235,15 @@ def test_contract_version_2_records_the_harness(runs: Path, tmp_path: Path) -> N
     assert con.execute("SELECT schema_version, manifest->>'$.harness.commit' FROM runs").fetchall() == [(2, "abc1234")]
 
 
+def _client_host(manifest: dict) -> dict:
+    """The client's entry of a manifest's hardware.hosts, where the runner records what it read of the host."""
+    return next(h for h in manifest["hardware"]["hosts"] if h["role"] == "client")
+
+
 def test_a_hosts_memory_is_kept_where_the_runner_recorded_it(runs: Path, tmp_path: Path) -> None:
     folder = run_dir(runs, HEAD_CAMPAIGN, PACED)
     reporting = "virtio-balloon with free page reporting: memory freed for a few seconds goes back to the host"
-    _edit_manifest(folder / "manifest.json",
-                   lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(memory=reporting))
+    _edit_manifest(folder / "manifest.json", lambda d: _client_host(d).update(memory=reporting))
     con = db.connect(tmp_path / "t.duckdb")
     assert ingest_run(con, folder) == "ingested"
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"  # a runner of 0.2.0: no memory
@@ -337,8 +341,7 @@ def test_an_allocation_reads_as_bytes_a_message(most, counted: int, runs: int, n
 
 def _cpus(before_ns: int | None, after_ns: int | None):
     """A change that records the client's CPU readings (bench-runner CoreToCoreProbe)."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
-        core_to_core={"cpus": [0, 1], "before_ns": before_ns, "after_ns": after_ns})
+    return lambda d: _client_host(d).update(core_to_core={"cpus": [0, 1], "before_ns": before_ns, "after_ns": after_ns})
 
 
 def _verdicts(con) -> dict[str, tuple[bool, str]]:
@@ -427,7 +430,7 @@ STREAMS = [f"throughput.stream.{product}.r{r}"
 
 def _reference(reference: dict):
     """A change that records the stream's receiving-thread reading (bench-runner CpuReference), on the one host."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(cpu_reference=reference)
+    return lambda d: _client_host(d).update(cpu_reference=reference)
 
 
 def _with_readings(runs: Path, tmp_path: Path, p50_ns: list[int | None]):
@@ -488,13 +491,12 @@ def _others(window_ns: int, cpu_ns: int, busiest: list[dict] | None = None, stol
     others = {"window_ns": window_ns, "cpu_ns": cpu_ns, "busiest": busiest or []}
     if stolen_ns is not None:
         others["stolen_ns"] = stolen_ns
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(other_tasks=others)
+    return lambda d: _client_host(d).update(other_tasks=others)
 
 
 def _compilers(window_ns: int, cpu_ns: int):
     """A change that records what the benchmark JVMs' JIT compilers took in the window (CompilerThreads)."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(
-        compilers={"window_ns": window_ns, "cpu_ns": cpu_ns})
+    return lambda d: _client_host(d).update(compilers={"window_ns": window_ns, "cpu_ns": cpu_ns})
 
 
 def test_the_hosts_other_tasks_are_kept_as_columns(runs: Path, tmp_path: Path) -> None:
@@ -589,12 +591,12 @@ def _stalls(client_ns: int, server_ns: int | None):
     stalls = {"window_ns": 803_742_665, "over_ns": 100_000, "client_ns": client_ns, "client_longest_ns": client_ns // 2}
     if server_ns is not None:
         stalls.update(server_ns=server_ns, server_longest_ns=server_ns)
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client").update(stalls=stalls)
+    return lambda d: _client_host(d).update(stalls=stalls)
 
 
 def _more_stalls(keys: dict):
     """A change that adds keys to the stalls _stalls recorded."""
-    return lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(keys)
+    return lambda d: _client_host(d)["stalls"].update(keys)
 
 
 def test_a_paced_run_whose_threads_stood_still_is_not_steady_whatever_the_host_saw(runs: Path,
@@ -620,8 +622,7 @@ def test_a_paced_run_whose_client_thread_ran_through_its_own_gaps_is_steady(runs
     work on that thread (as a message log's long write was); counted as the product's, the run stays steady."""
     paced = run_dir(runs, HEAD_CAMPAIGN, PACED) / "manifest.json"
     _edit_manifest(paced, _stalls(9_000_000, None))
-    _edit_manifest(paced, lambda d: next(h for h in d["hardware"]["hosts"] if h["role"] == "client")["stalls"].update(
-        client_off_cpu_ns=300_000))
+    _edit_manifest(paced, lambda d: _client_host(d)["stalls"].update(client_off_cpu_ns=300_000))
     con = db.connect(tmp_path / "t.duckdb")
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, PACED)) == "ingested"
     assert con.execute("SELECT stalls_client_ns, stalls_client_off_cpu_ns, stalls_server_off_cpu_ns FROM hosts "
