@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-# what bin/fixlab-bench gives every JVM, so that the stream's CPU reading is the same code in every product's
+# what bin/fixlab-bench gives every JVM, so that the stream's CPU reading is the same code on every receiving thread
 CPU_REFERENCE_ON_ITS_OWN = "-XX:CompileCommand=dontinline,org.fixlab.bench.server.CpuReference::*"
 
 
