@@ -5,7 +5,8 @@ The run is a short fixlab throughput stream whose two ends use an engine.propert
 memory store, under the name `custom`. It passes when both profiles hold samples of the engine, the server's holds
 the message log (on in that file, off in `optimized`: a server that ran without the file would have refused the
 client's `custom`, or run without a log), the run's manifest records the file's preset and store (so it reached
-the client), and both JVMs ran with the launcher's own flags, so the stream's CPU reading is there, compiled on its own.
+the client), and both JVMs ran with the launcher's own flags, so the stream's CPU readings (receiving and sending
+thread) are there, compiled on their own.
 
     profile-check.py OUT
 Exit status 1, with one line per problem, when something is missing.
@@ -41,8 +42,9 @@ def problems(out: Path) -> list[str]:
     for host in manifest["hardware"]["hosts"]:
         if CPU_REFERENCE_ON_ITS_OWN not in host.get("jvm_args", []):
             found.append(f"{manifests[0]}: the {host['role']}'s JVM ran without {CPU_REFERENCE_ON_ITS_OWN}")
-    if not any(host.get("cpu_reference") for host in manifest["hardware"]["hosts"]):
-        found.append(f"{manifests[0]}: the stream recorded no cpu_reference")
+    for key in ("cpu_reference", "sender_cpu_reference"):
+        if not any(host.get(key) for host in manifest["hardware"]["hosts"]):
+            found.append(f"{manifests[0]}: the stream recorded no {key}")
     return found
 
 

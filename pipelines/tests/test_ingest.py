@@ -433,12 +433,17 @@ def _reference(reference: dict):
     return lambda d: _client_host(d).update(cpu_reference=reference)
 
 
-def _with_readings(runs: Path, tmp_path: Path, p50_ns: list[int | None]):
-    """The campaign's six streams ingested, each with the reading given (None: a runner that records none)."""
-    for name, reading in zip(STREAMS, p50_ns, strict=True):
+def _with_readings(runs: Path, tmp_path: Path, p50_ns: list[int | None], sender_p50_ns: list[int | None] | None = None):
+    """The campaign's six streams ingested, each with the receiving thread's reading given and the sending thread's
+    (None: a runner that records none)."""
+    for name, reading, sender in zip(STREAMS, p50_ns, sender_p50_ns or [None] * len(STREAMS), strict=True):
         if reading is not None:
             _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json",
                            _reference({"readings": 100, "p50_ns": reading}))
+        if sender is not None:
+            _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json",
+                           lambda d, p50=sender: _client_host(d).update(sender_cpu_reference={"readings": 100,
+                                                                                             "p50_ns": p50}))
     con = db.connect(tmp_path / "t.duckdb")
     ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, name) for name in STREAMS])
     return con
@@ -463,6 +468,18 @@ def test_a_stream_on_a_cpu_the_host_slowed_is_not_steady(runs: Path, tmp_path: P
                        [f"%/{STREAMS[2]}"]).fetchall() == [(False,)]
 
 
+def test_the_sending_threads_reading_is_kept_and_judges_nothing(runs: Path, tmp_path: Path) -> None:
+    """2026-12-01, campaign s34-sender2: three raw-socket streams whose sending thread read 6,574-6,994 ns (the rest
+    3.4-3.6 us) streamed 6.26-7.41M, the raw socket's fastest among them; its stream is as fast as its receiver. A
+    rule on the sender would refuse the baseline's fast runs, so only the receiving thread's reading judges."""
+    con = _with_readings(runs, tmp_path, [3_400, 3_450, 3_500, 3_600, 3_420, None],
+                         [3_410, 7_000, 3_480, 3_500, 3_440, 3_430])
+    assert con.execute("SELECT sender_cpu_reference_readings, sender_cpu_reference_p50_ns FROM hosts "
+                       "WHERE run_key = ? AND role = 'client'", [f"{HEAD_CAMPAIGN}/{STREAMS[1]}"]).fetchall() == [
+        (100, 7_000)]
+    assert {_verdicts(con)[name] for name in STREAMS} == {(True, "steady")}
+
+
 @pytest.mark.parametrize("bound", [CPU_REFERENCE_BOUND, CPU_REFERENCE_BOUND + 0.5])
 @pytest.mark.parametrize(("beyond_ns", "compared"), [(0, True), (1, False)])
 def test_the_campaigns_bound_on_the_cpu_reference_is_steadys(runs: Path, tmp_path: Path,
@@ -476,11 +493,13 @@ def test_the_campaigns_bound_on_the_cpu_reference_is_steadys(runs: Path, tmp_pat
 
 @pytest.mark.parametrize("reference", [{"readings": 0, "p50_ns": 3_400}, {"readings": 100, "p50_ns": -1},
                                        {"readings": 100}])
-def test_a_malformed_cpu_reference_refuses_the_run(runs: Path, tmp_path: Path, reference: dict) -> None:
-    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json", _reference(reference))
+@pytest.mark.parametrize("key", ["cpu_reference", "sender_cpu_reference"])
+def test_a_malformed_cpu_reference_refuses_the_run(runs: Path, tmp_path: Path, reference: dict, key: str) -> None:
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json",
+                   lambda d: _client_host(d).update({key: reference}))
     con = db.connect(tmp_path / "t.duckdb")
     before = snapshot(con)
-    with pytest.raises(ValidationError, match="cpu_reference"):
+    with pytest.raises(ValidationError, match=key):
         ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]))
     assert snapshot(con) == before
 

@@ -109,6 +109,8 @@ CREATE TABLE IF NOT EXISTS hosts (
     compilers_cpu_ns       BIGINT,     -- to the end of the measured messages, the CPU time the JVMs' compilers took
     cpu_reference_readings BIGINT,     -- hardware.hosts[].cpu_reference, optional (streams on one host): how often the
     cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, and its median; see run_verdicts
+    sender_cpu_reference_readings BIGINT,  -- hardware.hosts[].sender_cpu_reference, optional (streams, the client's
+    sender_cpu_reference_p50_ns   BIGINT,  -- host): the same of the sending thread; no rule reads it
     stalls_window_ns          BIGINT,  -- hardware.hosts[].stalls, optional (paced runs): the measured window,
     stalls_over_ns            BIGINT,  -- the shortest gap counted,
     stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
@@ -138,6 +140,8 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS compilers_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS compilers_cpu_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_readings BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_p50_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sender_cpu_reference_readings BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sender_cpu_reference_p50_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_over_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_ns BIGINT;

@@ -125,6 +125,12 @@ final class BenchClient
             {
                 clientHardware.put("cpu_reference", reference);
             }
+            // the stream's sending thread runs on this host, on one host or two
+            final Map<String, Object> senderReference = driver.senderReferenceEntry();
+            if (senderReference != null)
+            {
+                clientHardware.put("sender_cpu_reference", senderReference);
+            }
             final Map<String, Object> others = driver.otherTasksEntry();
             if (others != null)
             {

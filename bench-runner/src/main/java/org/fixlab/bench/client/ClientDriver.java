@@ -1,5 +1,6 @@
 package org.fixlab.bench.client;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import org.fixlab.bench.run.CompilerThreads;
 import org.fixlab.bench.run.JvmPauses;
 import org.fixlab.bench.run.OtherTasks;
 import org.fixlab.bench.run.Stalls;
+import org.fixlab.bench.server.CpuReference;
 import org.fixlab.bench.server.ServerRecorder;
 
 /**
@@ -42,6 +44,9 @@ public final class ClientDriver
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
     private OtherTasks.Snapshot otherTasksBefore;
     private OtherTasks.Snapshot otherTasksAfter;
+    /** A stream's sending-thread readings over its measured orders; null for a round trip. */
+    private long[] senderReferences;
+    private int senderReferenceCount;
     /** The compilers' times once the wait for them before the measured round was over, and when (System.nanoTime()). */
     private Map<String, Long> compilersBefore;
     private long compilersFrom;
@@ -254,6 +259,18 @@ public final class ClientDriver
      * took from the end of the wait for them before the measured round to the end of the measured messages
      * ({@link #readCompilersAtWindowEnd}), and that span; null where they were not read.
      */
+    /**
+     * The manifest's {@code sender_cpu_reference}: how fast the stream's sending thread's CPU ran over the measured
+     * orders ({@link CpuReference}, timed every {@link #SENDER_REFERENCE_EVERY} sends); null for a round trip.
+     */
+    public Map<String, Object> senderReferenceEntry()
+    {
+        // the readings the warm-up took: one at each multiple of SENDER_REFERENCE_EVERY sends it holds
+        final int warmupReadings = options.warmup / SENDER_REFERENCE_EVERY;
+        return senderReferences == null || senderReferenceCount <= warmupReadings ? null
+            : CpuReference.manifestEntry(Arrays.copyOfRange(senderReferences, warmupReadings, senderReferenceCount));
+    }
+
     public Map<String, Object> compilersEntry()
     {
         if (compilersInWindow < 0)
@@ -352,6 +369,7 @@ public final class ClientDriver
             }
         };
         int round = 0;
+        senderReferences = new long[total / SENDER_REFERENCE_EVERY];
         startRoundReadings(boundaryTurn);
         long allocatedAtStart = ServerRecorder.allocatedBytes();
         progress.startRound(round);
@@ -373,6 +391,14 @@ public final class ClientDriver
                 }
             }
             progress.tick(i + 1);
+            if ((i + 1) % SENDER_REFERENCE_EVERY == 0)
+            {
+                // every 10,000 sends from the first, warm-up included and kept alike, so that the JIT has compiled all
+                // of it before the measured orders: a branch first taken there was a deoptimization, and compiles in
+                // the measured window (11 of 16 streams refused for the JIT where 1 of 20 had been); the manifest
+                // takes the measured orders' readings (senderReferenceEntry)
+                senderReferences[senderReferenceCount++] = CpuReference.measure();
+            }
         }
         allocatedBytes = ServerRecorder.allocatedBytes() - allocatedAtStart;
         readCompilersAtWindowEnd(); // after the count of the thread's allocation, as in a round trip
@@ -421,6 +447,15 @@ public final class ClientDriver
             }
         }
     }
+
+    /**
+     * How often a stream's sending thread times {@link CpuReference}: as the receiving thread does at the server's
+     * progress points. fixlab's stream is as fast as its sender (its server mostly reads an empty socket), the raw
+     * socket's as its receiver. Recorded for that; no steady-state rule reads it, because a raw-socket stream whose
+     * sender the host slowed is not slower (three at 6.26-7.41M, 2026-12-01), and refusing it would drop the
+     * baseline's fast runs.
+     */
+    static final int SENDER_REFERENCE_EVERY = 10_000;
 
     /** How long {@link #turnsUntilCount} runs a warm-up boundary's turn of the wait for an idle JIT. */
     private static final long BOUNDARY_TURNS_NANOS = 50_000L;

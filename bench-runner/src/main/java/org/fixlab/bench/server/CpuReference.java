@@ -5,9 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A fixed piece of work timed on the stream's receiving thread at each of its progress points: how fast that thread's
- * CPU ran while the run measured. Recorded in the manifest ({@code hardware.hosts[].cpu_reference}); the pipeline
- * refuses a stream whose reading is far above the campaign's usual one (steady.CPU_REFERENCE_BOUND).
+ * A fixed piece of work timed on the stream's receiving thread at each of its progress points, and on its sending
+ * thread every 10,000 sends: how fast each thread's CPU ran while the run measured. Recorded in the manifest
+ * ({@code hardware.hosts[].cpu_reference} and {@code sender_cpu_reference}); the pipeline refuses a stream whose
+ * receiving thread's reading is far above the campaign's usual one (steady.CPU_REFERENCE_BOUND).
  *
  * <p>Why: on the 2-vCPU VM these results come from, a plain loop sometimes runs at half its usual speed for hundreds of
  * milliseconds, on one CPU and not the other, with no steal time counted. A stream is as fast as its receiver. In 30
@@ -42,7 +43,7 @@ public final class CpuReference
     }
 
     /** The nanoseconds the work took now, on the calling thread. */
-    static long measure()
+    public static long measure()
     {
         // one pass untimed, which brings the orders back into the first-level cache: whatever the product's own
         // memory traffic evicted since the last reading is then not in the time (QuickFIX/J's allocation added a
