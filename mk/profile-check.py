@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-# what bin/fixlab-bench gives every JVM, so that the stream's CPU reading is the same code on every receiving thread
+# what bin/fixlab-bench gives every JVM, so that the stream's CPU readings are the same code on every thread
 CPU_REFERENCE_ON_ITS_OWN = "-XX:CompileCommand=dontinline,org.fixlab.bench.server.CpuReference::*"
 
 

@@ -122,6 +122,7 @@ HOST_SPEC = {
     # a stream on one host (runners since the night of 2026-11-30): how many times the server's receiving thread
     # timed a fixed piece of work over the measured orders (once a progress point), and their median (CpuReference)
     "cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int}),
+    # a stream (runners since 2026-12-01), on the client's host: the same of its sending thread, every 10,000 sends
     "sender_cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int}),
     # a paced run (runners after 0.2.0): how long the client's thread, spinning on the clock, and the
     # server's, where it answers on a thread that spins, stood still in gaps of at least over_ns

@@ -44,7 +44,7 @@ public final class ClientDriver
     /** The readings around the measured messages, or null (no reader, or the run has not got there). */
     private OtherTasks.Snapshot otherTasksBefore;
     private OtherTasks.Snapshot otherTasksAfter;
-    /** A stream's sending-thread readings over its measured orders; null for a round trip. */
+    /** A stream's sending-thread readings, warm-up included (senderReferenceEntry keeps the measured ones). */
     private long[] senderReferences;
     private int senderReferenceCount;
     /** The compilers' times once the wait for them before the measured round was over, and when (System.nanoTime()). */
@@ -255,11 +255,6 @@ public final class ClientDriver
     }
 
     /**
-     * The manifest's {@code compilers} entry: the CPU time the JIT compiler threads of the benchmark's JVMs on this host
-     * took from the end of the wait for them before the measured round to the end of the measured messages
-     * ({@link #readCompilersAtWindowEnd}), and that span; null where they were not read.
-     */
-    /**
      * The manifest's {@code sender_cpu_reference}: how fast the stream's sending thread's CPU ran over the measured
      * orders ({@link CpuReference}, timed every {@link #SENDER_REFERENCE_EVERY} sends); null for a round trip.
      */
@@ -271,6 +266,11 @@ public final class ClientDriver
             : CpuReference.manifestEntry(Arrays.copyOfRange(senderReferences, warmupReadings, senderReferenceCount));
     }
 
+    /**
+     * The manifest's {@code compilers} entry: the CPU time the JIT compiler threads of the benchmark's JVMs on this host
+     * took from the end of the wait for them before the measured round to the end of the measured messages
+     * ({@link #readCompilersAtWindowEnd}), and that span; null where they were not read.
+     */
     public Map<String, Object> compilersEntry()
     {
         if (compilersInWindow < 0)
