@@ -6,7 +6,7 @@ memory store, under the name `custom`. It passes when both profiles hold samples
 the message log (on in that file, off in `optimized`: a server that ran without the file would have refused the
 client's `custom`, or run without a log), the run's manifest records the file's preset and store (so it reached
 the client), and both JVMs ran with the launcher's own flags, so the stream's CPU readings (receiving and sending
-thread) are there, compiled on their own.
+thread, each with its median and 90th percentile) are there, compiled on their own.
 
     profile-check.py OUT
 Exit status 1, with one line per problem, when something is missing.
@@ -43,8 +43,11 @@ def problems(out: Path) -> list[str]:
         if CPU_REFERENCE_ON_ITS_OWN not in host.get("jvm_args", []):
             found.append(f"{manifests[0]}: the {host['role']}'s JVM ran without {CPU_REFERENCE_ON_ITS_OWN}")
     for key in ("cpu_reference", "sender_cpu_reference"):
-        if not any(host.get(key) for host in manifest["hardware"]["hosts"]):
+        entries = [host[key] for host in manifest["hardware"]["hosts"] if host.get(key)]
+        if not entries:
             found.append(f"{manifests[0]}: the stream recorded no {key}")
+        elif not all(entry.get("p90_ns", 0) >= entry["p50_ns"] for entry in entries):
+            found.append(f"{manifests[0]}: the stream's {key} has no 90th percentile at or above its median")
     return found
 
 

@@ -120,10 +120,12 @@ HOST_SPEC = {
     # bench-runner CompilerThreads)
     "compilers": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int}),
     # a stream on one host (runners since the night of 2026-11-30): how many times the server's receiving thread
-    # timed a fixed piece of work over the measured orders (once a progress point), and their median (CpuReference)
-    "cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int}),
+    # timed a fixed piece of work over the measured orders (once a progress point), their median, and (runners since
+    # 2026-12-01) their 90th percentile, nearest rank: more than a tenth of the readings are at least that
+    # (CpuReference)
+    "cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int, "p90_ns": OptionalKey(_pos_int)}),
     # a stream (runners since 2026-12-01), on the client's host: the same of its sending thread, every 10,000 sends
-    "sender_cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int}),
+    "sender_cpu_reference": OptionalKey({"readings": _pos_int, "p50_ns": _pos_int, "p90_ns": OptionalKey(_pos_int)}),
     # a paced run (runners after 0.2.0): how long the client's thread, spinning on the clock, and the
     # server's, where it answers on a thread that spins, stood still in gaps of at least over_ns
     # between their clock readings within the measured window (bench-runner Stalls); a side whose
@@ -321,6 +323,17 @@ def _check_consistency(m: Manifest) -> None:
     _check_client_allocation(m)
     _check_stalls(m)
     _check_compilers(m)
+    _check_cpu_references(m)
+
+
+def _check_cpu_references(m: Manifest) -> None:
+    """A stream's CPU readings: their 90th percentile is not below their median."""
+    for i, host in enumerate(m.data["hardware"]["hosts"]):
+        for key in ("cpu_reference", "sender_cpu_reference"):
+            reference = host.get(key)
+            if reference and reference.get("p90_ns", reference["p50_ns"]) < reference["p50_ns"]:
+                raise m.fail(("hardware", "hosts", i, key, "p90_ns"), "manifest-cpu-reference",
+                             f"{key}.p90_ns ({reference['p90_ns']}) is below its p50_ns ({reference['p50_ns']})")
 
 
 def _check_compilers(m: Manifest) -> None:

@@ -108,9 +108,11 @@ CREATE TABLE IF NOT EXISTS hosts (
     compilers_window_ns    BIGINT,     -- hardware.hosts[].compilers, optional: from the end of the wait for an idle JIT
     compilers_cpu_ns       BIGINT,     -- to the end of the measured messages, the CPU time the JVMs' compilers took
     cpu_reference_readings BIGINT,     -- hardware.hosts[].cpu_reference, optional (streams on one host): how often the
-    cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, and its median; see run_verdicts
+    cpu_reference_p50_ns   BIGINT,     -- receiving thread timed a fixed piece of work, its median, and (runners since
+    cpu_reference_p90_ns   BIGINT,     -- 2026-12-01) its 90th percentile; see run_verdicts
     sender_cpu_reference_readings BIGINT,  -- hardware.hosts[].sender_cpu_reference, optional (streams, the client's
     sender_cpu_reference_p50_ns   BIGINT,  -- host): the same of the sending thread; no rule reads it
+    sender_cpu_reference_p90_ns   BIGINT,
     stalls_window_ns          BIGINT,  -- hardware.hosts[].stalls, optional (paced runs): the measured window,
     stalls_over_ns            BIGINT,  -- the shortest gap counted,
     stalls_client_ns          BIGINT,  -- how long the client's thread stood still in such gaps within it
@@ -142,6 +144,8 @@ ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_readings BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_p50_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sender_cpu_reference_readings BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sender_cpu_reference_p50_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpu_reference_p90_ns BIGINT;
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sender_cpu_reference_p90_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_window_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_over_ns BIGINT;
 ALTER TABLE hosts ADD COLUMN IF NOT EXISTS stalls_client_ns BIGINT;
@@ -272,16 +276,18 @@ WITH readings AS (
                 WHEN {CAMPAIGN_PLACEMENT_BOUND} * nearest_ns < campaign_median_ns THEN 'closer together' END AS elsewhere
     FROM placements
 ), cpu_references AS (
-    -- the streams' receiving-thread readings (hosts.cpu_reference_p50_ns), against the campaign's lower quartile of
-    -- them: the usual speed of its CPUs, whichever product ran (see steady.CPU_REFERENCE_BOUND)
-    SELECT h.run_key, max(h.cpu_reference_p50_ns) AS reference_ns,
+    -- the streams' receiving-thread readings, the median (hosts.cpu_reference_p50_ns) and, from runners that record
+    -- it, the 90th percentile, against the campaign's lower quartile of the medians: the usual speed of its CPUs,
+    -- whichever product ran (see steady.CPU_REFERENCE_BOUND)
+    SELECT h.run_key, max(h.cpu_reference_p50_ns) AS reference_ns, max(h.cpu_reference_p90_ns) AS tail_ns,
            quantile_disc(max(h.cpu_reference_p50_ns), 0.25) OVER (PARTITION BY any_value(r.campaign)) AS campaign_usual_ns
     FROM hosts h JOIN runs r USING (run_key)
     WHERE h.cpu_reference_p50_ns IS NOT NULL
     GROUP BY h.run_key
 ), slowed AS (
-    SELECT run_key, reference_ns, campaign_usual_ns FROM cpu_references
-    WHERE reference_ns > {CPU_REFERENCE_BOUND} * campaign_usual_ns
+    -- slowed through most of the window (the median), or through more than a tenth of it (the 90th percentile)
+    SELECT run_key, reference_ns, tail_ns, campaign_usual_ns FROM cpu_references
+    WHERE greatest(reference_ns, tail_ns) > {CPU_REFERENCE_BOUND} * campaign_usual_ns
 )
 SELECT s.run_key,
        s.steady AND d.elsewhere IS NULL AND w.run_key IS NULL AS steady,
@@ -289,12 +295,19 @@ SELECT s.run_key,
             THEN format('the host had placed its CPUs {} than for most of the campaign''s runs: a cache line''s '
                         || 'round trip between them took {:,} ns at best, against {:,} ns in the campaign''s median '
                         || 'run (bound: x{CAMPAIGN_PLACEMENT_BOUND})', d.elsewhere, d.nearest_ns, d.campaign_median_ns)
-            WHEN s.steady AND w.run_key IS NOT NULL
+            WHEN s.steady AND w.reference_ns > {CPU_REFERENCE_BOUND} * w.campaign_usual_ns
             THEN format('the host slowed the CPU under the stream''s receiving thread: a fixed piece of work there (the '
                         || 'raw socket''s search for the ends of ten orders) took {:,} ns by the median of the stream''s '
                         || 'readings, against {:,} ns in the lower quartile of the campaign''s streams (bound: '
                         || 'x{CPU_REFERENCE_BOUND}), so the stream measured the host''s speed, not the product''s',
                         w.reference_ns, w.campaign_usual_ns)
+            WHEN s.steady AND w.run_key IS NOT NULL
+            THEN format('the host slowed the CPU under the stream''s receiving thread for more than a tenth of the '
+                        || 'stream: a fixed piece of work there (the raw socket''s search for the ends of ten orders) '
+                        || 'took {:,} ns or more at over a tenth of the stream''s readings (its 90th percentile; median '
+                        || '{:,} ns), against {:,} ns in the lower quartile of the campaign''s streams (bound: '
+                        || 'x{CPU_REFERENCE_BOUND}), so part of the stream measured the host''s speed, not the product''s',
+                        w.tail_ns, w.reference_ns, w.campaign_usual_ns)
             ELSE s.reason END AS reason
 FROM run_steadiness s LEFT JOIN placed d USING (run_key) LEFT JOIN slowed w USING (run_key);
 

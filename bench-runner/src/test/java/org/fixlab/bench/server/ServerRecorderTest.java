@@ -3,6 +3,7 @@ package org.fixlab.bench.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -76,6 +77,36 @@ class ServerRecorderTest
         final ServerRecorder recorder = new ServerRecorder(300, 1_000, false, false);
         ordersMicrosecondApart(recorder, 1_300);
         assertFalse(recorder.arrays().containsKey("cpu_reference_ns"));
+    }
+
+    /**
+     * The manifest's entry: the median, and a 90th percentile above the usual readings exactly when more than a tenth
+     * of them are slowed, which the pipeline's rule reads as a stream slowed for part of its window.
+     */
+    @Test
+    void theManifestEntrySaysWhetherMoreThanATenthOfTheReadingsWereSlowed()
+    {
+        final long[] tenthSlowed = readings(100, 10);
+        final Map<String, Object> atATenth = CpuReference.manifestEntry(tenthSlowed);
+        assertEquals(100, atATenth.get("readings"));
+        assertEquals(3_400L, atATenth.get("p50_ns"));
+        assertEquals(3_400L, atATenth.get("p90_ns"), "a tenth slowed leaves the 90th percentile usual");
+        final Map<String, Object> overATenth = CpuReference.manifestEntry(readings(100, 11));
+        assertEquals(3_400L, overATenth.get("p50_ns"), "the median does not see it");
+        assertEquals(7_000L, overATenth.get("p90_ns"));
+        assertEquals(7_000L, tenthSlowed[0], "the readings are not sorted in place");
+        assertNull(CpuReference.manifestEntry(new long[0]));
+    }
+
+    /** {@code count} readings, the first {@code slowed} of them (7,000 ns) before the usual ones (3,400 ns). */
+    private static long[] readings(final int count, final int slowed)
+    {
+        final long[] readings = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            readings[i] = i < slowed ? 7_000 : 3_400;
+        }
+        return readings;
     }
 
     @Test
