@@ -68,7 +68,7 @@ public final class CpuReference
      * the host slows a CPU for stretches of tens of milliseconds, and a stream slowed for a fifth of its window keeps a
      * usual median. In one such fixlab {@code optimized} stream (2026-12-01) the receiving thread read 5.0-6.7 us at
      * the first 20 of its 100 points, where the stream ran at 2.9-3.9M orders a second, then 3.4-3.5 us and 5.0-5.5M:
-     * 4.67M over the window, with a median reading of 3,462 ns and a 90th percentile of 5,175.
+     * 4.67M over the window, with a median reading of 3,453 ns and a 90th percentile of 5,171.
      */
     public static Map<String, Object> manifestEntry(final long[] readings)
     {
