@@ -117,7 +117,9 @@ HOST_SPEC = {
                                 "stolen_ns": OptionalKey(_nonneg_int)}),
     # the CPU time the JIT compiler threads of the benchmark's JVMs on the host took from the end of the runner's wait
     # for them to the end of the measured messages, and that span (runners since the evening of 2026-11-30;
-    # bench-runner CompilerThreads)
+    # bench-runner CompilerThreads). cpu_ns may exceed what the host's CPUs give in window_ns: the kernel adds a running
+    # thread's time at its next tick or switch, so a reading can lag (23.8 ms in a 2.0 ms span in one CI run, on a host
+    # whose hypervisor was taking CPU time, 2026-12-01); the steady-state rule then refuses the run as still compiling
     "compilers": OptionalKey({"window_ns": _pos_int, "cpu_ns": _nonneg_int}),
     # a stream on one host (runners since the night of 2026-11-30): how many times the server's receiving thread
     # timed a fixed piece of work over the measured orders (once a progress point), their median, and (runners since
@@ -322,7 +324,6 @@ def _check_consistency(m: Manifest) -> None:
     _check(m, d["results"], results_spec, ("results",))
     _check_client_allocation(m)
     _check_stalls(m)
-    _check_compilers(m)
     _check_cpu_references(m)
 
 
@@ -334,16 +335,6 @@ def _check_cpu_references(m: Manifest) -> None:
             if reference and reference.get("p90_ns", reference["p50_ns"]) < reference["p50_ns"]:
                 raise m.fail(("hardware", "hosts", i, key, "p90_ns"), "manifest-cpu-reference",
                              f"{key}.p90_ns ({reference['p90_ns']}) is below its p50_ns ({reference['p50_ns']})")
-
-
-def _check_compilers(m: Manifest) -> None:
-    """A host's compilers: their CPU time within what the host's CPUs give over the span it was read over."""
-    for i, host in enumerate(m.data["hardware"]["hosts"]):
-        compilers = host.get("compilers")
-        if compilers and compilers["cpu_ns"] > compilers["window_ns"] * host["threads"]:
-            raise m.fail(("hardware", "hosts", i, "compilers", "cpu_ns"), "manifest-compilers",
-                         f"cpu_ns ({compilers['cpu_ns']}) is more than the host's {host['threads']} CPUs give in "
-                         f"window_ns ({compilers['window_ns']})")
 
 
 def _check_stalls(m: Manifest) -> None:

@@ -102,12 +102,12 @@ final class RunFolderAssertions
             assertTrue(others.get("cpu_ns").asLong() >= 0, others.toString());
             assertTrue(others.get("busiest").size() <= 3, others.toString());
             assertTrue(others.get("stolen_ns").asLong() >= 0, others.toString());
-            // what the benchmark JVMs' compilers took from the end of the wait for them to the end of the measured messages
+            // what the benchmark JVMs' compilers took from the end of the wait for them to the end of the measured messages;
+            // not bounded by the span times the CPUs: the kernel adds a running thread's time at its next tick or switch,
+            // so a reading can lag (23.8 ms in a 2.0 ms span in one CI run, 2026-12-01)
             final JsonNode compilers = manifest.at("/hardware/hosts/1/compilers");
-            final long span = compilers.path("window_ns").asLong();
-            assertTrue(span > 0, compilers.toString());
-            assertTrue(compilers.path("cpu_ns").isIntegralNumber() && compilers.path("cpu_ns").asLong() >= 0
-                && compilers.path("cpu_ns").asLong() <= span * manifest.at("/hardware/hosts/1/threads").asLong(),
+            assertTrue(compilers.path("window_ns").asLong() > 0, compilers.toString());
+            assertTrue(compilers.path("cpu_ns").isIntegralNumber() && compilers.path("cpu_ns").asLong() >= 0,
                 compilers.toString());
         }
         // a paced run: how long the client's thread, spinning on the clock, and the server's, where it spins, stood still
