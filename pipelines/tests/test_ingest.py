@@ -426,9 +426,10 @@ STREAMS = [f"throughput.stream.{product}.r{r}"
            for product in ("fixlab.optimized", "quickfixj.default") for r in (1, 2, 3)]
 
 
-def _reference(reference: dict):
-    """A change that records the stream's receiving-thread reading (bench-runner CpuReference), on the one host."""
-    return lambda d: _client_host(d).update(cpu_reference=reference)
+def _reference(reference: dict, key: str = "cpu_reference"):
+    """A change that records the stream's receiving-thread reading (bench-runner CpuReference), on the one host, or
+    under `key` the sending thread's (sender_cpu_reference)."""
+    return lambda d: _client_host(d).update({key: reference})
 
 
 def _with_readings(runs: Path, tmp_path: Path, p50_ns: list[int | None], sender_p50_ns: list[int | None] | None = None,
@@ -442,8 +443,7 @@ def _with_readings(runs: Path, tmp_path: Path, p50_ns: list[int | None], sender_
             _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json", _reference(entry))
         if sender is not None:
             _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, name) / "manifest.json",
-                           lambda d, p50=sender: _client_host(d).update(sender_cpu_reference={"readings": 100,
-                                                                                             "p50_ns": p50}))
+                           _reference({"readings": 100, "p50_ns": sender}, "sender_cpu_reference"))
     con = db.connect(tmp_path / "t.duckdb")
     ingest_paths(con, [run_dir(runs, HEAD_CAMPAIGN, name) for name in STREAMS])
     return con
@@ -526,8 +526,7 @@ def test_the_bound_on_the_90th_percentile_is_steadys_too(runs: Path, tmp_path: P
                                        {"readings": 100, "p50_ns": 3_400, "p90_ns": 3_399}])
 @pytest.mark.parametrize("key", ["cpu_reference", "sender_cpu_reference"])
 def test_a_malformed_cpu_reference_refuses_the_run(runs: Path, tmp_path: Path, reference: dict, key: str) -> None:
-    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json",
-                   lambda d: _client_host(d).update({key: reference}))
+    _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAMS[0]) / "manifest.json", _reference(reference, key))
     con = db.connect(tmp_path / "t.duckdb")
     before = snapshot(con)
     with pytest.raises(ValidationError, match=key):
@@ -750,9 +749,9 @@ def test_a_run_whose_jit_still_compiled_is_not_steady_and_the_figures_are_kept(r
 
 
 def test_a_compilers_reading_above_what_the_cpus_give_is_kept_and_not_steady(runs: Path, tmp_path: Path) -> None:
-    """2026-12-01, in the harness's own test on a host whose hypervisor held its CPUs back: 23.8 ms of the compilers'
-    time in a 2.0 ms span. The kernel adds a running thread's time late, so the reading is the kernel's, not a broken
-    run folder: kept, and the run is not steady."""
+    """2026-12-01, in the harness's own test on a host whose hypervisor was taking CPU time: 23.8 ms of the compilers'
+    time in a 2.0 ms span. The kernel adds a running thread's time at its next tick or switch, so the reading is the
+    kernel's, not a broken run folder: kept, and the run is not steady."""
     _edit_manifest(run_dir(runs, HEAD_CAMPAIGN, STREAM) / "manifest.json", _compilers(1_972_999, 23_803_007))
     con = db.connect(tmp_path / "t.duckdb")
     assert ingest_run(con, run_dir(runs, HEAD_CAMPAIGN, STREAM)) == "ingested"

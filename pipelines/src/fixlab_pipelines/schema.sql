@@ -286,7 +286,9 @@ WITH readings AS (
     GROUP BY h.run_key
 ), slowed AS (
     -- slowed through most of the window (the median), or through more than a tenth of it (the 90th percentile)
-    SELECT run_key, reference_ns, tail_ns, campaign_usual_ns FROM cpu_references
+    SELECT run_key, reference_ns, tail_ns, campaign_usual_ns,
+           reference_ns > {CPU_REFERENCE_BOUND} * campaign_usual_ns AS median_slowed
+    FROM cpu_references
     WHERE greatest(reference_ns, tail_ns) > {CPU_REFERENCE_BOUND} * campaign_usual_ns
 )
 SELECT s.run_key,
@@ -295,7 +297,7 @@ SELECT s.run_key,
             THEN format('the host had placed its CPUs {} than for most of the campaign''s runs: a cache line''s '
                         || 'round trip between them took {:,} ns at best, against {:,} ns in the campaign''s median '
                         || 'run (bound: x{CAMPAIGN_PLACEMENT_BOUND})', d.elsewhere, d.nearest_ns, d.campaign_median_ns)
-            WHEN s.steady AND w.reference_ns > {CPU_REFERENCE_BOUND} * w.campaign_usual_ns
+            WHEN s.steady AND w.median_slowed
             THEN format('the host slowed the CPU under the stream''s receiving thread: a fixed piece of work there (the '
                         || 'raw socket''s search for the ends of ten orders) took {:,} ns by the median of the stream''s '
                         || 'readings, against {:,} ns in the lower quartile of the campaign''s streams (bound: '

@@ -63,8 +63,8 @@ public final class CpuReference
 
     /**
      * The manifest's {@code cpu_reference} of the receiving host: how many readings the measured orders had, their
-     * median (the lower middle one of an even count) and their 90th percentile (nearest rank, as {@link Samples#quantile}:
-     * more than a tenth of the readings are at least that); null for a run without them (not a stream). Why the 90th:
+     * median (the lower middle one of an even count) and their 90th percentile (more than a tenth of the readings are at
+     * least that), both by nearest rank ({@link Samples#quantile}); null for a run without them (not a stream). Why the 90th:
      * the host slows a CPU for stretches of tens of milliseconds, and a stream slowed for a fifth of its window keeps a
      * usual median. In one such fixlab {@code optimized} stream (2026-12-01) the receiving thread read 5.0-6.7 us at
      * the first 20 of its 100 points, where the stream ran at 2.9-3.9M orders a second, then 3.4-3.5 us and 5.0-5.5M:
@@ -80,7 +80,7 @@ public final class CpuReference
         Arrays.sort(sorted);
         final Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("readings", sorted.length);
-        entry.put("p50_ns", sorted[(sorted.length - 1) / 2]);
+        entry.put("p50_ns", Samples.quantile(sorted, 0.5));
         entry.put("p90_ns", Samples.quantile(sorted, 0.9));
         return entry;
     }
