@@ -61,12 +61,22 @@ public final class MappedStore extends PersistentStore
     private static final int MAX_MAPPING_BYTES = Integer.MAX_VALUE;
     private static final int PAGE_BYTES = 4096;
     /**
-     * What one step readies of the next window: written as zeros with one system call, then touched. The kernel
-     * gives a written range pages of the write's size; a page fault in a hole of the file may allocate a 2 MiB folio
-     * and compact memory for it (0.3 ms, and at times 2 to 18 ms, on a 6.18 kernel). Readying 64 MiB cost 18-21 ms in
-     * steps of 64 KiB, 23-28 ms touching page by page (25 steps over 0.1 ms, up to 2.9 ms), 90 ms in 4 KiB writes.
+     * What one step taken on an idle duty cycle readies of the next window: written as zeros with one system call,
+     * then touched. The kernel gives a written range pages of the write's size; a page fault in a hole of the file
+     * may allocate a 2 MiB folio and compact memory for it (0.3 ms, and at times 2 to 18 ms, on a 6.18 kernel).
+     * Readying 64 MiB cost 18-21 ms in steps of 64 KiB, 23-28 ms touching page by page (25 steps over 0.1 ms, up to
+     * 2.9 ms), 90 ms in 4 KiB writes. Small, because a message that arrives during the step waits for it (27 us).
      */
-    private static final int STEP_BYTES = 64 * 1024;
+    private static final int IDLE_STEP_BYTES = 64 * 1024;
+    /**
+     * What one step taken by storeSent readies, when no idle duty cycle has (a stream), and the largest write of zeros
+     * readying a whole window makes. Larger writes make larger page-cache folios, and touching a page of one maps more
+     * of it at a time: storing 14 streams of 1,000,000 200-byte messages took 339,000 page faults in 64 KiB steps,
+     * 143,000 in 256 KiB ones, and a stream's steps cost 118 ns a message (4,358 steps of 27 us) against 75 (1,146
+     * of 65 us). The stream's messages wait for its steps either way; larger ones (1 MiB: 72,000 faults) gained
+     * little more in StoreCostBenchmark and hold the stream four times as long each.
+     */
+    private static final int STREAM_STEP_BYTES = 256 * 1024;
     /** How far before the current window's end the next one starts, at most: a record up to this long that does not fit at the end fits there. */
     private static final int MAX_OVERLAP_BYTES = 64 * 1024;
     /**
@@ -86,7 +96,7 @@ public final class MappedStore extends PersistentStore
     private final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer window = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer next = new UnsafeBuffer(0, 0);
-    private final ByteBuffer zeros = ByteBuffer.allocateDirect(STEP_BYTES);
+    private final ByteBuffer zeros = ByteBuffer.allocateDirect(STREAM_STEP_BYTES);
     private final MappedRegion slotsRegion;
     /** The window's mapping, which {@link #window} views. */
     private MappedRegion windowRegion;
@@ -176,7 +186,7 @@ public final class MappedStore extends PersistentStore
             // the next window is behind this one's filling: no idle duty cycle has prepared it (a stream)
             try
             {
-                prepareStep();
+                prepareStep(STREAM_STEP_BYTES);
             }
             catch (final UncheckedIOException ex)
             {
@@ -274,9 +284,9 @@ public final class MappedStore extends PersistentStore
 
     /**
      * One step of readying what comes after the current window, cheapest first: unmap the window moved away from,
-     * map the next one, or ready 64 KiB of it. Nothing once the next window is ready.
+     * map the next one, or ready {@code stepBytes} of it. Nothing once the next window is ready.
      */
-    private void prepareStep()
+    private void prepareStep(final int stepBytes)
     {
         if (retiredRegion.isMapped())
         {
@@ -293,7 +303,7 @@ public final class MappedStore extends PersistentStore
         }
         else if (nextReadyUpTo < next.capacity())
         {
-            final int to = (int)Math.min(next.capacity(), (long)nextReadyUpTo + STEP_BYTES);
+            final int to = (int)Math.min(next.capacity(), (long)nextReadyUpTo + stepBytes);
             readyPages(next, nextStart, nextReadyUpTo, to);
             nextReadyUpTo = to;
             // storeSent steps while the current window fills faster than this one is readied
@@ -309,7 +319,7 @@ public final class MappedStore extends PersistentStore
         {
             try
             {
-                prepareStep();
+                prepareStep(IDLE_STEP_BYTES);
             }
             catch (final UncheckedIOException ex)
             {
@@ -327,15 +337,15 @@ public final class MappedStore extends PersistentStore
 
     /**
      * Makes the whole pages of {@code buffer}, mapped from file position {@code start}, between its offsets
-     * {@code from} and {@code to} resident and writable: zeros written in {@link #STEP_BYTES} pieces, then each page
-     * touched. Only for bytes beyond the data, which hold zeros already: nothing on disk changes.
+     * {@code from} and {@code to} resident and writable: zeros written in pieces of up to {@link #STREAM_STEP_BYTES},
+     * then each page touched. Only for bytes beyond the data, which hold zeros already: nothing on disk changes.
      */
     private void readyPages(final UnsafeBuffer buffer, final long start, final int from, final int to)
     {
         final long first = firstPageAtOrAfter(start + from);
-        for (long piece = first; piece < start + to; piece += STEP_BYTES)
+        for (long piece = first; piece < start + to; piece += STREAM_STEP_BYTES)
         {
-            zeros.clear().limit((int)Math.min(STEP_BYTES, start + to - piece));
+            zeros.clear().limit((int)Math.min(STREAM_STEP_BYTES, start + to - piece));
             channel.writeFully(zeros, piece);
         }
         for (long page = first; page < start + to; page += PAGE_BYTES)
@@ -368,6 +378,12 @@ public final class MappedStore extends PersistentStore
     long mappingsMade()
     {
         return mappingsMade;
+    }
+
+    /** How far the next window's pages are readied, an offset in it (for tests). */
+    int nextReadiedTo()
+    {
+        return nextReadyUpTo;
     }
 
     /** Whether the next window is mapped, all its own pages readied, and the last one unmapped. */
