@@ -74,7 +74,7 @@ public final class MappedStore extends PersistentStore
      * of it at a time: storing 8 streams of 1,000,000 200-byte messages took 208,000 page faults with 64 KiB steps
      * and 96,000 with 256 KiB ones, and a stream's steps cost 118 ns a message (4,358 steps of 27 us) against 75
      * (1,146 of 65 us). The stream's messages wait for its steps either way; 1 MiB steps gained little more in
-     * StoreCostBenchmark (155-181 ns a storeSent against 164-180) and hold the stream four times as long each.
+     * StoreCostBenchmark (155-181 ns a storeSent against 147-180) and hold the stream four times as long each.
      */
     private static final int STREAM_STEP_BYTES = 256 * 1024;
     /** How far before the current window's end the next one starts, at most: a record up to this long that does not fit at the end fits there. */
