@@ -77,6 +77,8 @@ public final class MappedStore extends PersistentStore
      * StoreCostBenchmark (155-181 ns a storeSent against 147-180) and hold the stream four times as long each.
      */
     private static final int STREAM_STEP_BYTES = 256 * 1024;
+    /** The zeros every mapped store writes to ready its pages; nothing writes into it (each store reads a view). */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(STREAM_STEP_BYTES);
     /** How far before the current window's end the next one starts, at most: a record up to this long that does not fit at the end fits there. */
     private static final int MAX_OVERLAP_BYTES = 64 * 1024;
     /**
@@ -96,7 +98,11 @@ public final class MappedStore extends PersistentStore
     private final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer window = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer next = new UnsafeBuffer(0, 0);
-    private final ByteBuffer zeros = ByteBuffer.allocateDirect(STREAM_STEP_BYTES);
+    /**
+     * What {@code readyPages} writes, its position and limit this store's own: a read-only view of {@link #ZEROS}, so
+     * that an acceptor's many sessions do not each hold 256 KiB of zeros.
+     */
+    private final ByteBuffer zeros = ZEROS.asReadOnlyBuffer();
     private final MappedRegion slotsRegion;
     /** The window's mapping, which {@link #window} views. */
     private MappedRegion windowRegion;
