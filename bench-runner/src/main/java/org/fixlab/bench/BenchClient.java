@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,12 +76,14 @@ final class BenchClient
             final String method;
             final Map<String, Object> sockets;
             final String tls;
+            // the CPUs this thread may use before the product starts, which may pin it (see LoadGeneratorPinning#pin)
+            final BitSet runnerCpus = LoadGeneratorPinning.cpusOfThisThread();
             try (ClientPeer peer = config.client(options.scenario, replies))
             {
                 peer.connect(options.host, options.port, System.nanoTime() + Math.min(options.timeoutSeconds, 30) * 1_000_000_000L);
                 final int serverCpu = Integer.parseInt(server.getOrDefault("thread_cpu", "-1"));
                 try (LoadGeneratorPinning pinning = loopback
-                    ? LoadGeneratorPinning.pin(serverCpu, peer.threadPlacement())
+                    ? LoadGeneratorPinning.pin(serverCpu, runnerCpus, peer.threadPlacement())
                     : LoadGeneratorPinning.none(peer.threadPlacement()))
                 {
                     placement = pinning.placement();

@@ -41,12 +41,31 @@ public final class LoadGeneratorPinning implements AutoCloseable
      */
     public static LoadGeneratorPinning pin(final int serverCpu, final String productPlacement)
     {
+        return pin(serverCpu, null, productPlacement);
+    }
+
+    /**
+     * As {@link #pin(int, String)}, and where the product pinned the calling thread to {@code serverCpu}, the only CPU
+     * the server's thread may run on, moves it to the lowest other CPU of {@code runnerCpus} (the CPUs the thread had
+     * before the product started; null: none known).
+     *
+     * <p>Why: with different properties at each end, a client whose product pins its thread (fixlab's
+     * {@code cpuAffinity=true} takes the last CPU no other process has locked) beside a server whose product does not
+     * (which the runner keeps off the lowest CPU, so on 2 CPUs confines to the other) put both busy threads on one CPU.
+     * fixlab streams with a {@code balanced} server and an {@code optimized} client read 1.28-1.99M orders a second
+     * that way (6 runs), against 2.25-4.29M with the client's affinity off (5 runs) and 3.34-4.15M moved (3 runs; 2
+     * CPUs, 2026-12-02); nothing in the run said so but the two placements in its manifest.
+     */
+    public static LoadGeneratorPinning pin(final int serverCpu, final BitSet runnerCpus, final String productPlacement)
+    {
         try
         {
             final BitSet allowed = Affinity.getAffinity();
             if (allowed.cardinality() < 2)
             {
-                return none(productPlacement); // pinned by the product, or a host of one CPU
+                return sharesTheServersCpu(allowed, serverCpu)
+                    ? moveOffTheServersCpu(serverCpu, runnerCpus, allowed, productPlacement)
+                    : none(productPlacement); // pinned by the product, or a host of one CPU
             }
             final BitSet choice = (BitSet)allowed.clone();
             if (serverCpu >= 0)
@@ -66,6 +85,35 @@ public final class LoadGeneratorPinning implements AutoCloseable
         {
             return none(productPlacement);
         }
+    }
+
+    private static boolean sharesTheServersCpu(final BitSet allowed, final int serverCpu)
+    {
+        return serverCpu >= 0 && allowed.cardinality() == 1 && allowed.get(serverCpu);
+    }
+
+    /** The product's pin was on the server thread's CPU: the lowest other one of {@code runnerCpus}, if there is one. */
+    private static LoadGeneratorPinning moveOffTheServersCpu(final int serverCpu, final BitSet runnerCpus,
+        final BitSet productCpus, final String productPlacement)
+    {
+        if (runnerCpus == null)
+        {
+            return none(productPlacement);
+        }
+        final BitSet choice = (BitSet)runnerCpus.clone();
+        choice.clear(serverCpu);
+        final int cpu = choice.nextSetBit(0);
+        if (cpu < 0)
+        {
+            return none(productPlacement); // a host of one CPU: nowhere else to go
+        }
+        if (CoreToCoreProbe.pin(cpu))
+        {
+            return new LoadGeneratorPinning("pinned to CPU " + cpu + " by the runner (the load generator, moved off CPU "
+                + serverCpu + ", the server thread's only CPU; " + productPlacement + " by the product)", productCpus);
+        }
+        Affinity.setAffinity(productCpus);
+        return none(productPlacement);
     }
 
     /**
@@ -104,6 +152,19 @@ public final class LoadGeneratorPinning implements AutoCloseable
         catch (final RuntimeException | LinkageError ex)
         {
             return none(productPlacement);
+        }
+    }
+
+    /** The CPUs the calling thread may run on, or null where Affinity cannot tell. */
+    public static BitSet cpusOfThisThread()
+    {
+        try
+        {
+            return Affinity.getAffinity();
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            return null;
         }
     }
 

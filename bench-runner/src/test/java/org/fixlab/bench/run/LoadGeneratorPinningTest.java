@@ -92,6 +92,55 @@ class LoadGeneratorPinningTest
         assertLeavesTheProductsPin(placement -> LoadGeneratorPinning.pin(-1, placement));
     }
 
+    @Test
+    void movesAThreadTheProductPinnedToTheServersOnlyCpuForTheRunOnly()
+    {
+        onFreshThread(allowed ->
+        {
+            final int serverCpu = allowed.length() - 1; // where a server kept off the lowest CPU runs, on 2 CPUs
+            Affinity.setAffinity(serverCpu); // the client's product took the same CPU
+            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, allowed, "pinned to CPU " + serverCpu))
+            {
+                final int cpu = allowed.nextSetBit(0);
+                assertEquals(cpu, LoadGeneratorPinning.pinnedCpu());
+                assertEquals("pinned to CPU " + cpu + " by the runner (the load generator, moved off CPU " + serverCpu
+                    + ", the server thread's only CPU; pinned to CPU " + serverCpu + " by the product)", pinning.placement());
+            }
+            assertEquals(serverCpu, LoadGeneratorPinning.pinnedCpu(), "the product's pin is back after the run");
+        });
+    }
+
+    @Test
+    void leavesAThreadTheProductPinnedBesideTheServer()
+    {
+        onFreshThread(allowed ->
+        {
+            final int productCpu = allowed.nextSetBit(0);
+            final int serverCpu = allowed.length() - 1;
+            Affinity.setAffinity(productCpu);
+            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, allowed, "pinned to CPU " + productCpu))
+            {
+                assertEquals("pinned to CPU " + productCpu, pinning.placement());
+                assertEquals(productCpu, LoadGeneratorPinning.pinnedCpu());
+            }
+        });
+    }
+
+    @Test
+    void leavesTheProductsPinOnTheServersCpuWhenTheRunnersCpusAreUnknown()
+    {
+        onFreshThread(allowed ->
+        {
+            final int serverCpu = allowed.length() - 1;
+            Affinity.setAffinity(serverCpu);
+            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, null, "pinned to CPU " + serverCpu))
+            {
+                assertEquals("pinned to CPU " + serverCpu, pinning.placement());
+                assertEquals(serverCpu, LoadGeneratorPinning.pinnedCpu());
+            }
+        });
+    }
+
     /** A thread the product pinned keeps its pin and the product's placement, while placed and after. */
     private static void assertLeavesTheProductsPin(final Function<String, LoadGeneratorPinning> place)
     {
