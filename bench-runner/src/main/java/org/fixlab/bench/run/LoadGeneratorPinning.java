@@ -37,19 +37,11 @@ public final class LoadGeneratorPinning implements AutoCloseable
 
     /**
      * Pins the calling thread, unless it may run on one CPU only already, to the lowest CPU it may run on other than
-     * {@code serverCpu} (the server thread's CPU, or -1 if unpinned).
-     */
-    public static LoadGeneratorPinning pin(final int serverCpu, final String productPlacement)
-    {
-        return pin(serverCpu, null, productPlacement);
-    }
-
-    /**
-     * As {@link #pin(int, String)}, and where the product pinned the calling thread to {@code serverCpu}, the only CPU
-     * the server's thread may run on, moves it to the lowest other CPU of {@code runnerCpus} (the CPUs the thread had
-     * before the product started; null: none known).
+     * {@code serverCpu} (the server thread's CPU, or -1 if unpinned). Where the product pinned the thread to
+     * {@code serverCpu}, the only CPU the server's thread may run on, moves it to the lowest other CPU of
+     * {@code runnerCpus} (the CPUs the thread had before the product started; null: none known).
      *
-     * <p>Why: with different properties at each end, a client whose product pins its thread (fixlab's
+     * <p>Why the move: with different properties at each end, a client whose product pins its thread (fixlab's
      * {@code cpuAffinity=true} takes the last CPU no other process has locked) beside a server whose product does not
      * (which the runner keeps off the lowest CPU, so on 2 CPUs confines to the other) put both busy threads on one CPU.
      * fixlab streams with a {@code balanced} server and an {@code optimized} client read 1.28-1.99M orders a second
@@ -61,25 +53,17 @@ public final class LoadGeneratorPinning implements AutoCloseable
         try
         {
             final BitSet allowed = Affinity.getAffinity();
-            if (allowed.cardinality() < 2)
+            if (allowed.cardinality() >= 2)
             {
-                return sharesTheServersCpu(allowed, serverCpu)
-                    ? moveOffTheServersCpu(serverCpu, runnerCpus, allowed, productPlacement)
-                    : none(productPlacement); // pinned by the product, or a host of one CPU
+                return pinOffTheServersCpu(allowed, serverCpu, allowed, "the load generator; " + productPlacement
+                    + " by the product", productPlacement);
             }
-            final BitSet choice = (BitSet)allowed.clone();
-            if (serverCpu >= 0)
+            if (runnerCpus != null && serverCpu >= 0 && allowed.get(serverCpu))
             {
-                choice.clear(serverCpu);
+                return pinOffTheServersCpu(runnerCpus, serverCpu, allowed, "the load generator, moved off CPU " + serverCpu
+                    + ", the server thread's only CPU; " + productPlacement + " by the product", productPlacement);
             }
-            final int cpu = choice.nextSetBit(0);
-            if (CoreToCoreProbe.pin(cpu))
-            {
-                return new LoadGeneratorPinning("pinned to CPU " + cpu + " by the runner (the load generator; "
-                    + productPlacement + " by the product)", allowed);
-            }
-            Affinity.setAffinity(allowed);
-            return none(productPlacement);
+            return none(productPlacement); // pinned by the product elsewhere, or a host of one CPU
         }
         catch (final RuntimeException | LinkageError ex)
         {
@@ -87,32 +71,25 @@ public final class LoadGeneratorPinning implements AutoCloseable
         }
     }
 
-    private static boolean sharesTheServersCpu(final BitSet allowed, final int serverCpu)
+    /**
+     * Pins the calling thread to the lowest CPU of {@code cpus} other than {@code serverCpu}, saying {@code why} in its
+     * placement; the thread gets {@code before} back when closed, or at once where there is no such CPU or the pin
+     * does not take.
+     */
+    private static LoadGeneratorPinning pinOffTheServersCpu(final BitSet cpus, final int serverCpu, final BitSet before,
+        final String why, final String productPlacement)
     {
-        return serverCpu >= 0 && allowed.cardinality() == 1 && allowed.get(serverCpu);
-    }
-
-    /** The product's pin was on the server thread's CPU: the lowest other one of {@code runnerCpus}, if there is one. */
-    private static LoadGeneratorPinning moveOffTheServersCpu(final int serverCpu, final BitSet runnerCpus,
-        final BitSet productCpus, final String productPlacement)
-    {
-        if (runnerCpus == null)
+        final BitSet choice = (BitSet)cpus.clone();
+        if (serverCpu >= 0)
         {
-            return none(productPlacement);
+            choice.clear(serverCpu);
         }
-        final BitSet choice = (BitSet)runnerCpus.clone();
-        choice.clear(serverCpu);
         final int cpu = choice.nextSetBit(0);
-        if (cpu < 0)
+        if (cpu >= 0 && CoreToCoreProbe.pin(cpu))
         {
-            return none(productPlacement); // a host of one CPU: nowhere else to go
+            return new LoadGeneratorPinning("pinned to CPU " + cpu + " by the runner (" + why + ")", before);
         }
-        if (CoreToCoreProbe.pin(cpu))
-        {
-            return new LoadGeneratorPinning("pinned to CPU " + cpu + " by the runner (the load generator, moved off CPU "
-                + serverCpu + ", the server thread's only CPU; " + productPlacement + " by the product)", productCpus);
-        }
-        Affinity.setAffinity(productCpus);
+        Affinity.setAffinity(before);
         return none(productPlacement);
     }
 
@@ -171,15 +148,8 @@ public final class LoadGeneratorPinning implements AutoCloseable
     /** The only CPU the calling thread may run on, or -1 when it may run on more (or Affinity cannot tell). */
     public static int pinnedCpu()
     {
-        try
-        {
-            final BitSet allowed = Affinity.getAffinity();
-            return allowed.cardinality() == 1 ? allowed.nextSetBit(0) : -1;
-        }
-        catch (final RuntimeException | LinkageError ex)
-        {
-            return -1;
-        }
+        final BitSet allowed = cpusOfThisThread();
+        return allowed != null && allowed.cardinality() == 1 ? allowed.nextSetBit(0) : -1;
     }
 
     /** Where the benchmark thread ran, for the manifest's {@code configuration.client_thread}. */

@@ -23,7 +23,7 @@ class LoadGeneratorPinningTest
             final int serverCpu = allowed.nextSetBit(0); // the lowest: the load generator must take another
             final BitSet others = (BitSet)allowed.clone();
             others.clear(serverCpu);
-            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, "unpinned"))
+            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, allowed, "unpinned"))
             {
                 final int cpu = others.nextSetBit(0);
                 assertEquals(cpu, LoadGeneratorPinning.pinnedCpu());
@@ -39,7 +39,7 @@ class LoadGeneratorPinningTest
     {
         onFreshThread(allowed ->
         {
-            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(-1, "unpinned"))
+            try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(-1, allowed, "unpinned"))
             {
                 assertEquals(allowed.nextSetBit(0), LoadGeneratorPinning.pinnedCpu());
             }
@@ -67,7 +67,7 @@ class LoadGeneratorPinningTest
                 final Thread client = new Thread(() ->
                 {
                     Affinity.setAffinity(allowed); // the client's process may run on every CPU
-                    try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, "unpinned"))
+                    try (LoadGeneratorPinning pinning = LoadGeneratorPinning.pin(serverCpu, allowed, "unpinned"))
                     {
                         clientCpu.set(LoadGeneratorPinning.pinnedCpu());
                     }
@@ -89,7 +89,7 @@ class LoadGeneratorPinningTest
     @Test
     void leavesAThreadThatTheProductPinned()
     {
-        assertLeavesTheProductsPin(placement -> LoadGeneratorPinning.pin(-1, placement));
+        assertLeavesTheProductsPin(placement -> LoadGeneratorPinning.pin(-1, null, placement));
     }
 
     @Test
