@@ -42,7 +42,7 @@ def test_no_change_rarely_gets_a_verdict(noise: float, heavy: bool, repetitions:
     verdicts = _verdicts(100 * _draw(rng, noise, heavy, repetitions), 100 * _draw(rng, noise, heavy, repetitions))
     false = sum(v in ("faster", "slower") for v in verdicts)
     assert false / SERIES <= 0.001, f"{false} false verdicts in {SERIES} series at noise {noise}"
-    if diff.Z_NO_CHANGE * noise * np.sqrt(2 / repetitions) > np.log1p(0.05):
+    if diff.t_975(2 * repetitions - 2) * noise * np.sqrt(2 / repetitions) > np.log1p(0.05):
         # the repetitions cannot pin the change down to the 5% minimum effect: never "no change"
         assert verdicts.count("no change") == 0, "a noisy series must not be called unchanged"
 
@@ -111,7 +111,7 @@ def test_paired_no_change_rarely_gets_a_verdict(pairs: int, noise: float, drift:
     verdicts = _paired_verdicts(*_paired_draw(rng, noise, drift, heavy, pairs, PAIRED_SERIES))
     false = sum(v in ("faster", "slower") for v in verdicts)
     assert false / PAIRED_SERIES <= 0.001, f"{false} false verdicts in {PAIRED_SERIES} series"
-    if diff.Z_NO_CHANGE * noise * np.sqrt(2 / pairs) > np.log1p(0.05):
+    if diff.t_975(pairs - 1) * noise * np.sqrt(2 / pairs) > np.log1p(0.05):
         assert verdicts.count("no change") == 0, "a noisy series must not be called unchanged"
 
 
@@ -136,3 +136,38 @@ def test_the_signed_rank_p_value_is_exact() -> None:
     # a campaign of 100 repetitions: 2^100 assignments, beyond 64-bit integers
     assert diff.signed_rank_p_value(np.arange(1.0, 101.0), True) == 2.0 ** -100
     assert diff.signed_rank_p_value(np.concatenate([[-1.0], np.arange(2.0, 101.0)]), True) == 2 * 2.0 ** -100
+
+
+@pytest.mark.parametrize("repetitions", [3, 5, 10])
+def test_the_interval_covers_the_true_change_in_95_percent_of_series(repetitions: int) -> None:
+    """The interval a diff row shows is a 95% confidence interval: over many series it holds the
+    change that was made in 95% of them (not 99.9%, as the verdict's 3.5 standard errors would)."""
+    rng = np.random.default_rng(repetitions + 100)
+    series, truth = 8_000, np.log(1.10)
+    base = 100 * _draw(rng, 0.05, False, repetitions, series)
+    head = 110 * _draw(rng, 0.05, False, repetitions, series)
+    covered = 0
+    for b, h in zip(base, head, strict=True):
+        low, high = diff.evidence(b, h).interval
+        covered += low <= truth <= high
+    assert 0.94 <= covered / series <= 0.96
+
+
+def test_the_paired_interval_covers_the_true_change_in_95_percent_of_series() -> None:
+    rng = np.random.default_rng(5)
+    series, truth = 8_000, np.log(1.10)
+    base, head = _paired_draw(rng, 0.05, 0.2, False, 8, series, change=0.10)
+    covered = sum(low <= truth <= high for low, high in
+                  (diff.paired_evidence(b, h).interval for b, h in zip(base, head, strict=True)))
+    assert 0.94 <= covered / series <= 0.96
+
+
+def test_no_change_is_an_interval_inside_the_minimum_effect() -> None:
+    """"No change" is said exactly when the 95% interval shown fits within the minimum effect."""
+    rng = np.random.default_rng(9)
+    base, head = 100 * _draw(rng, 0.02, False, 5, 2_000), 102 * _draw(rng, 0.02, False, 5, 2_000)
+    threshold = np.log1p(0.05)
+    for b, h in zip(base, head, strict=True):
+        e = diff.evidence(b, h)
+        low, high = e.interval
+        assert (diff.verdict("p50_ns", e, 5.0) == "no change") == (-threshold <= low and high <= threshold)

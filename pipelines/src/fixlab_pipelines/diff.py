@@ -16,8 +16,13 @@ Verdicts, per series and statistic, from the steady repetitions only (fixlab_pip
   that is every repetition of one side beating every one of the other, with more it
   tolerates some overlap, so more repetitions resolve smaller changes) AND the change is at
   least the minimum effect AND at least Z_VERDICT standard errors of the noise;
-- no change: the change's interval (Z_NO_CHANGE standard errors either side) lies inside
-  the minimum effect: measured, and unchanged.
+- no change: the change's 95% confidence interval lies inside the minimum effect: measured,
+  and unchanged.
+
+Each row also gives that interval: the change +- Student's t at 97.5% (for the repetitions'
+degrees of freedom) standard errors. A faster/slower verdict asks more than an interval that
+leaves out zero (Z_VERDICT standard errors and the rank test): a page holds hundreds of series,
+and at 95% one in twenty would be called changed when nothing changed.
 
 With `--paired` (both sides in one campaign, whose repetitions run the products and versions
 side by side, as `make bench` does), repetition r of one side is compared with repetition r of
@@ -55,10 +60,10 @@ MIN_REPETITIONS = 3     # steady repetitions a side before any verdict
 Z_VERDICT = 3.5         # standard errors a faster/slower change must exceed
 Z_PAIRED = 4.0          # the same for paired verdicts, whose noise comes from n - 1 pairs, not 2n - 2 runs
 # Student's t at 97.5% by degrees of freedom (the largest listed at or below a count is used: never
-# narrower than the truth): a paired "no change" needs it, the few pairs' spread being a poor guess of the noise
+# narrower than the truth): the 95% interval, which a "no change" must fit in the minimum effect; a few
+# repetitions' spread is a poor guess of the noise, and the normal's 2 would make that interval too narrow
 T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
          12: 2.18, 15: 2.13, 20: 2.09, 30: 2.04}
-Z_NO_CHANGE = 2.0       # standard errors either side of a change that must fit the minimum effect
 RANK_LEVEL = 0.05       # one-sided Mann-Whitney level: 1/20, the chance of full separation at 3 against 3
 MIN_PAIRS = 5           # steady pairs before a paired verdict: below, the signed-rank test cannot reach RANK_LEVEL
 VERDICTS = ("faster", "slower", "no change", "inconclusive")
@@ -148,8 +153,14 @@ class Evidence:
     change: float          # log(head / base), from the means of the log figures
     standard_error: float  # noise * sqrt(1/n_base + 1/n_head)
     rank_p: float          # one-sided rank test p-value in the direction of the change
-    z_verdict: float = Z_VERDICT  # standard errors a verdict needs (and the interval shows)
-    z_no_change: float = Z_NO_CHANGE  # standard errors either side of a change that must fit the minimum effect
+    z_interval: float      # standard errors either side of the change in its 95% interval (t_975 of the dof)
+    z_verdict: float = Z_VERDICT  # standard errors a faster/slower verdict needs
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The change's 95% confidence interval, log scale."""
+        return (self.change - self.z_interval * self.standard_error,
+                self.change + self.z_interval * self.standard_error)
 
     @property
     def ranked(self) -> bool:
@@ -161,7 +172,13 @@ def evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0) -> Ev
     lb, lh = np.log(base), np.log(head)
     noise = max(pooled_noise(base, head), noise_floor)
     change = float(lh.mean() - lb.mean())
-    return Evidence(change, noise * math.sqrt(1 / len(lb) + 1 / len(lh)), rank_p_value(lb, lh, change >= 0))
+    return Evidence(change, noise * math.sqrt(1 / len(lb) + 1 / len(lh)), rank_p_value(lb, lh, change >= 0),
+                    t_975(len(lb) + len(lh) - 2))
+
+
+def t_975(dof: int) -> float:
+    """Student's t at 97.5% for dof degrees of freedom (from T_975, never narrower than the truth)."""
+    return T_975[max(k for k in T_975 if k <= dof)] if dof >= 1 else math.inf
 
 
 def rank_p_value(base: np.ndarray, head: np.ndarray, head_higher: bool) -> float:
@@ -201,10 +218,8 @@ def paired_evidence(base: np.ndarray, head: np.ndarray, noise_floor: float = 0.0
     ratios = np.log(head) - np.log(base)
     noise = max(_spread(ratios), noise_floor)
     change = float(ratios.mean())
-    dof = len(ratios) - 1
-    t_975 = T_975[max(k for k in T_975 if k <= dof)] if dof >= 1 else math.inf
-    return Evidence(change, noise / math.sqrt(len(ratios)), signed_rank_p_value(ratios, change >= 0), Z_PAIRED,
-                    max(t_975, Z_NO_CHANGE))
+    return Evidence(change, noise / math.sqrt(len(ratios)), signed_rank_p_value(ratios, change >= 0),
+                    t_975(len(ratios) - 1), Z_PAIRED)
 
 
 def paired_noise(base: np.ndarray, head: np.ndarray) -> float:
@@ -279,7 +294,8 @@ def verdict(statistic: str, e: Evidence, min_effect_pct: float) -> str:
     if e.ranked and abs(e.change) >= threshold and abs(e.change) >= e.z_verdict * e.standard_error:
         better = e.change > 0 if statistic in HIGHER_IS_BETTER else e.change < 0
         return "faster" if better else "slower"
-    if abs(e.change) + e.z_no_change * e.standard_error <= threshold:
+    low, high = e.interval
+    if -threshold <= low and high <= threshold:
         return "no change"
     return "inconclusive"
 
@@ -337,9 +353,8 @@ def compare(con: duckdb.DuckDBPyConnection, base: Side, head: Side, metric: str 
                        + (f" ({unsteady} runs not steady)" if unsteady else ""))
         else:
             e = (paired_evidence if paired else evidence)(bv, hv, floors[key[-1]])
-            row.update(change_pct=_percent(e.change),
-                       ci_low_pct=_percent(e.change - e.z_verdict * e.standard_error),
-                       ci_high_pct=_percent(e.change + e.z_verdict * e.standard_error),
+            low, high = e.interval
+            row.update(change_pct=_percent(e.change), ci_low_pct=_percent(low), ci_high_pct=_percent(high),
                        verdict=verdict(key[-1], e, min_effect_pct))
             row["reason"] = {"inconclusive": "the noise is too large to tell",
                              "no change": f"within {min_effect_pct:g}%"}.get(row["verdict"], "")
@@ -406,9 +421,9 @@ def people_table(frame: pd.DataFrame) -> pd.DataFrame:
     for c in ("base", "head"):
         out[c] = out[c].where(~in_ns, out[c] / 1000.0)
     out["statistic"] = out["statistic"].str.replace("_ns", "_us")
-    out["interval_pct"] = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else "-"
+    out["interval_95_pct"] = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else "-"
                            for lo, hi in zip(out.ci_low_pct, out.ci_high_pct, strict=True)]
     out["change_pct"] = out["change_pct"].map(lambda v: f"{v:+.1f}")
-    keep = [c for c in (*SERIES, "statistic", "base", "head", "change_pct", "interval_pct", "verdict", "reason")
+    keep = [c for c in (*SERIES, "statistic", "base", "head", "change_pct", "interval_95_pct", "verdict", "reason")
             if c in out.columns]
     return out[keep]
