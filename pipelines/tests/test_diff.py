@@ -196,3 +196,23 @@ def test_each_sides_figure_is_the_median_of_its_steady_runs(loaded: Path, tmp_pa
     row = frame[(frame.statistic == "p50_ns") & (frame.metric == "latency")].iloc[0]
     assert row["head"] == pytest.approx(np.median([p50[1], p50[2]]))
     assert row["head_repetitions"] == 2
+
+
+def test_the_change_is_that_of_the_geometric_means_the_figures_medians(con) -> None:
+    """What the comparison pages say: each side's figure is the median of its steady runs, the change (which
+    the interval and the verdict are about) that of their geometric means."""
+    frame = diff.compare(con, diff.parse_side(con, BASE_CAMPAIGN), diff.parse_side(con, HEAD_CAMPAIGN))
+    series = {"scenario": "rtt-echo", "workload_mode": "paced", "product": "fixlab", "configuration": "optimized"}
+    row = frame[(frame.statistic == "p50_ns") & (frame.metric == "latency")
+                & np.logical_and.reduce([frame[k] == v for k, v in series.items()])].iloc[0]
+
+    def steady(campaign: str) -> np.ndarray:
+        where = " AND ".join(f"{k} = ?" for k in series)
+        return np.array([v for (v,) in con.execute(
+            f"SELECT value FROM run_stat_values WHERE campaign = ? AND {where} AND metric = 'latency' "
+            "AND statistic = 'p50_ns' AND steady", [campaign, *series.values()]).fetchall()])
+
+    base, head = steady(BASE_CAMPAIGN), steady(HEAD_CAMPAIGN)
+    assert len(base) >= 3 and len(head) >= 3
+    assert row["base"] == pytest.approx(np.median(base)) and row["head"] == pytest.approx(np.median(head))
+    assert row["change_pct"] == pytest.approx(np.expm1(np.log(head).mean() - np.log(base).mean()) * 100)
