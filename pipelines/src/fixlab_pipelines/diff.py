@@ -422,7 +422,7 @@ def people_table(frame: pd.DataFrame) -> pd.DataFrame:
         out[c] = out[c].where(~in_ns, out[c] / 1000.0)
     out["statistic"] = out["statistic"].str.replace("_ns", "_us")
     out["interval_95_pct"] = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else "-"
-                           for lo, hi in zip(out.ci_low_pct, out.ci_high_pct, strict=True)]
+                              for lo, hi in zip(out.ci_low_pct, out.ci_high_pct, strict=True)]
     out["change_pct"] = out["change_pct"].map(lambda v: f"{v:+.1f}")
     keep = [c for c in (*SERIES, "statistic", "base", "head", "change_pct", "interval_95_pct", "verdict", "reason")
             if c in out.columns]
