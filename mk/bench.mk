@@ -6,6 +6,8 @@
 # VERSIONS measures several versions of the engine side by side in one campaign: each is a release of
 # data/releases.csv, a commit or HEAD ("0.2.0=HEAD" names it), built once per commit by
 # bench-runner/bin/engine-versions; the same ref twice is an A/A campaign.
+# PAUSE_DAMON=1 (as root) switches the kernel's DAMON memory monitors off for the campaign and back on after it: on a VM
+# where their time slices keep every paced run from being compared (bench-runner/.../run/DamonPause.java says when).
 # Output: data/runs/<campaign>/<run_id>/ (data contract v1). Included by the root Makefile (ROOT).
 
 PROFILE ?= quick
@@ -16,14 +18,15 @@ CONFIGS ?=
 REPETITIONS ?= 0
 LAUNCHER ?=
 VERSIONS ?=
+PAUSE_DAMON ?=
 
 .PHONY: bench
 
-bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= CONFIGS= VERSIONS= REPETITIONS= CAMPAIGN=
+bench: build-java ## a benchmark campaign: PROFILE=quick|full SCENARIOS= PRODUCTS= CONFIGS= VERSIONS= REPETITIONS= CAMPAIGN= PAUSE_DAMON=
 	cd $(ROOT) && versions="$$(bench-runner/bin/engine-versions $(VERSIONS))" && \
 	bench-runner/bin/runBenchCampaign --profile "$(PROFILE)" --campaign "$(CAMPAIGN)" \
 		--scenarios "$(SCENARIOS)" --products "$(PRODUCTS)" --configurations "$(CONFIGS)" --repetitions "$(REPETITIONS)" --launcher "$(LAUNCHER)" \
-		--versions "$$versions"
+		--versions "$$versions" --pause-damon "$(PAUSE_DAMON)"
 
 # CPU flame graphs (async-profiler, the Linux agent Maven Central ships as tools.profiler:async-profiler,
 # version pinned in the root pom) of one run's server and client, in target/profile/<scenario>-<product>-<config>/.

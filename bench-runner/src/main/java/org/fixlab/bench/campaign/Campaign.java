@@ -19,6 +19,7 @@ import org.fixlab.bench.BenchException;
 import org.fixlab.bench.Product;
 import org.fixlab.bench.Products;
 import org.fixlab.bench.Scenario;
+import org.fixlab.bench.run.DamonPause;
 import org.fixlab.bench.run.MemoryBacking;
 
 /**
@@ -45,6 +46,7 @@ public final class Campaign
         List<Product> products = Products.ALL;
         List<EngineVersion> versions = List.of();
         List<String> configurations = List.of();
+        boolean pauseDamon = false;
         for (int i = 0; i < args.length; i++)
         {
             final String key = args[i];
@@ -65,8 +67,9 @@ public final class Campaign
                 case "--products" -> products = value.isBlank() ? products : split(value).stream().map(Product::of).toList();
                 case "--versions" -> versions = EngineVersion.parse(value);
                 case "--configurations" -> configurations = split(value);
+                case "--pause-damon" -> pauseDamon = yes(key, value);
                 default -> throw new BenchException("unknown campaign argument '" + key + "' (known: --profile, --campaign, --scenarios, "
-                    + "--products, --configurations, --versions, --repetitions, --out, --port-base, --launcher)");
+                    + "--products, --configurations, --versions, --repetitions, --out, --port-base, --launcher, --pause-damon)");
             }
         }
         if (!Files.isExecutable(Path.of(Script.PATH)))
@@ -85,9 +88,29 @@ public final class Campaign
                 + "runs that write files (file and mapped stores, message logs) wait for the host on each new page: their figures "
                 + "are the machine's as much as the engine's. Each run's manifest records it (hardware.hosts[].memory).");
         }
-        final long start = System.nanoTime();
         final List<String> failures = new ArrayList<>();
         final List<Path> written = new ArrayList<>();
+        final long start = System.nanoTime();
+        try (DamonPause damon = pauseDamon ? DamonPause.pause() : null)
+        {
+            noteDamon(damon);
+            runAll(runs, name, out, portBase, launcher, written, failures);
+        }
+        System.out.printf("%ncampaign %s: %d of %d runs written in %.0f s%n", name, written.size(), runs.size(), (System.nanoTime() - start) / 1e9);
+        System.out.print(Summary.table(written));
+        if (!failures.isEmpty())
+        {
+            System.out.println("failed runs:");
+            failures.forEach(f -> System.out.println("  " + f));
+            throw new BenchException(failures.size() + " of " + runs.size() + " runs failed");
+        }
+    }
+
+    /** Each run of the plan in turn; a failed run is reported and the campaign goes on. */
+    private static void runAll(final List<Plan.Run> runs, final String name, final String out, final int portBase,
+        final String launcher, final List<Path> written, final List<String> failures)
+    {
+        final long start = System.nanoTime();
         for (int i = 0; i < runs.size(); i++)
         {
             final Plan.Run run = runs.get(i);
@@ -106,14 +129,36 @@ public final class Campaign
                 failures.add(label + ": " + ex.getMessage());
             }
         }
-        System.out.printf("%ncampaign %s: %d of %d runs written in %.0f s%n", name, written.size(), runs.size(), (System.nanoTime() - start) / 1e9);
-        System.out.print(Summary.table(written));
-        if (!failures.isEmpty())
+    }
+
+    /** What the runs will share their CPUs with, of the kernel's memory monitors, or what the campaign switched off. */
+    private static void noteDamon(final DamonPause damon)
+    {
+        if (damon != null)
         {
-            System.out.println("failed runs:");
-            failures.forEach(f -> System.out.println("  " + f));
-            throw new BenchException(failures.size() + " of " + runs.size() + " runs failed");
+            System.out.println(damon.paused().isEmpty() ? "PAUSE_DAMON: no DAMON monitor runs here, none to switch off"
+                : "PAUSE_DAMON: DAMON monitor " + String.join(", ", damon.paused())
+                + " switched off for the campaign, back on when it ends");
+            return;
         }
+        final String schemes = MemoryBacking.damonSchemes(MemoryBacking.DAMON_KDAMONDS);
+        if (!schemes.isEmpty())
+        {
+            System.out.println("note: a kernel memory monitor runs here (" + schemes + "); its time slices can keep paced runs "
+                + "from being compared (threads off their CPUs for over 0.5% of the window). As root, make bench PAUSE_DAMON=1 "
+                + "switches it off for the campaign.");
+        }
+    }
+
+    /** A yes-or-no argument: true, yes or 1; false, no, 0 or empty (as make passes an unset variable). */
+    static boolean yes(final String key, final String value)
+    {
+        return switch (value)
+        {
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0", "" -> false;
+            default -> throw new BenchException("argument " + key + " takes true or false, not '" + value + "'");
+        };
     }
 
     /** A FIX port and the control port after it, both free now (other builds on the machine may hold some). */

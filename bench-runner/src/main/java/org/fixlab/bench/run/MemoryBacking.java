@@ -87,7 +87,7 @@ public final class MemoryBacking
      * (no DAMON, none switched on, or only {@code stat} schemes, which count and change nothing). A scheme whose
      * files cannot be read is said to be there, unread, rather than left out.
      */
-    static String damonSchemes(final Path kdamonds)
+    public static String damonSchemes(final Path kdamonds)
     {
         final List<String> schemes = new ArrayList<>();
         for (final Path kdamond : numbered(kdamonds))
@@ -141,7 +141,7 @@ public final class MemoryBacking
     }
 
     /** The numbered subfolders of {@code dir} ("0", "1", ...) in order; none where it cannot be listed. */
-    private static List<Path> numbered(final Path dir)
+    static List<Path> numbered(final Path dir)
     {
         try (Stream<Path> entries = Files.list(dir))
         {
@@ -157,7 +157,7 @@ public final class MemoryBacking
     }
 
     /** A sysfs attribute's value, stripped; empty where it cannot be read. */
-    private static String read(final Path attribute)
+    static String read(final Path attribute)
     {
         try
         {
