@@ -15,10 +15,11 @@ import org.fixlab.bench.BenchException;
  *
  * <p>Why: a paced run is compared only when its client and server threads kept their CPUs for all but 0.5% of its
  * window. On the 2-vCPU Intel VM of 2026-12-02, whose monitor pages out memory idle for 60 s, the threads were off
- * their CPUs for 0.53-0.91% of each paced window with it running, so no paced fixlab run of two campaigns passed (0 of 5,
- * 0 of 20; the raw socket's 0 of 5 and 4 of 20); with it off for the campaign, 5 of 10 and 13 of 20 passed on each side
- * (campaigns i12-s41-issue, -rtt20, -nodamon, -nodamon20). On the AMD VM of 2026-12-01 it was not enough: the machine's
- * own agent took more than the bound by itself. Each run's manifest says whether a monitor ran
+ * their CPUs for 0.53-3.29% of each paced window with it running, so no paced fixlab run of two campaigns passed (0 of 5,
+ * 0 of 20; the raw socket's 0 of 5 and 4 of 20). With it off for the campaign, fixlab's and the raw socket's passed
+ * 5 and 7 of 10, 13 and 13 of 20, and 4 and 3 of 5 (campaigns i12-s41-issue, -rtt20, -nodamon, -nodamon20,
+ * -issue-nodamon). On the AMD VM of 2026-12-01 it was not enough: the machine's own agent took more than the bound by
+ * itself. Each run's manifest says whether a monitor ran
  * ({@code hardware.hosts[].memory}): the runs of a paused campaign name none.
  *
  * <p>The monitors are switched back on when the campaign ends, fails or is interrupted (a shutdown hook); one that
