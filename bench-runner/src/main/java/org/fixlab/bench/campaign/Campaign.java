@@ -94,7 +94,7 @@ public final class Campaign
         try (DamonPause damon = pauseDamon ? DamonPause.pause() : null)
         {
             noteDamon(damon);
-            runAll(runs, name, out, portBase, launcher, written, failures);
+            runAll(runs, name, out, portBase, launcher, start, written, failures);
         }
         System.out.printf("%ncampaign %s: %d of %d runs written in %.0f s%n", name, written.size(), runs.size(), (System.nanoTime() - start) / 1e9);
         System.out.print(Summary.table(written));
@@ -108,9 +108,8 @@ public final class Campaign
 
     /** Each run of the plan in turn; a failed run is reported and the campaign goes on. */
     private static void runAll(final List<Plan.Run> runs, final String name, final String out, final int portBase,
-        final String launcher, final List<Path> written, final List<String> failures)
+        final String launcher, final long start, final List<Path> written, final List<String> failures)
     {
-        final long start = System.nanoTime();
         for (int i = 0; i < runs.size(); i++)
         {
             final Plan.Run run = runs.get(i);

@@ -59,12 +59,8 @@ public final class DamonPause implements AutoCloseable
     static DamonPause pause(final Path kdamonds, final StateWriter writer)
     {
         final List<Path> paused = new ArrayList<>();
-        for (final Path kdamond : MemoryBacking.numbered(kdamonds))
+        for (final Path kdamond : MemoryBacking.runningMonitors(kdamonds))
         {
-            if (!"on".equals(MemoryBacking.read(kdamond.resolve("state"))))
-            {
-                continue;
-            }
             final Path state = kdamond.resolve("state");
             try
             {

@@ -90,12 +90,8 @@ public final class MemoryBacking
     public static String damonSchemes(final Path kdamonds)
     {
         final List<String> schemes = new ArrayList<>();
-        for (final Path kdamond : numbered(kdamonds))
+        for (final Path kdamond : runningMonitors(kdamonds))
         {
-            if (!"on".equals(read(kdamond.resolve("state"))))
-            {
-                continue;
-            }
             for (final Path context : numbered(kdamond.resolve("contexts")))
             {
                 for (final Path scheme : numbered(context.resolve("schemes")))
@@ -109,6 +105,12 @@ public final class MemoryBacking
             }
         }
         return String.join("; ", schemes);
+    }
+
+    /** The DAMON monitors (kdamond folders) under {@code kdamonds} whose state is "on", in order. */
+    static List<Path> runningMonitors(final Path kdamonds)
+    {
+        return numbered(kdamonds).stream().filter(kdamond -> "on".equals(read(kdamond.resolve("state")))).toList();
     }
 
     private static String describeScheme(final Path context, final Path scheme, final String action)
@@ -141,7 +143,7 @@ public final class MemoryBacking
     }
 
     /** The numbered subfolders of {@code dir} ("0", "1", ...) in order; none where it cannot be listed. */
-    static List<Path> numbered(final Path dir)
+    private static List<Path> numbered(final Path dir)
     {
         try (Stream<Path> entries = Files.list(dir))
         {
@@ -157,7 +159,7 @@ public final class MemoryBacking
     }
 
     /** A sysfs attribute's value, stripped; empty where it cannot be read. */
-    static String read(final Path attribute)
+    private static String read(final Path attribute)
     {
         try
         {

@@ -88,12 +88,13 @@ class DamonPauseTest
         Files.writeString(Files.createDirectories(kdamonds.resolve(number)).resolve("state"), state);
     }
 
+    /** The states of monitors 0, 1, ... as many as the test laid out. */
     private static List<String> states(final Path kdamonds) throws IOException
     {
         final List<String> states = new ArrayList<>();
-        for (final Path kdamond : MemoryBacking.numbered(kdamonds))
+        for (int n = 0; Files.isDirectory(kdamonds.resolve(Integer.toString(n))); n++)
         {
-            states.add(Files.readString(kdamond.resolve("state")).strip());
+            states.add(Files.readString(kdamonds.resolve(n + "/state")).strip());
         }
         return states;
     }
